@@ -1,0 +1,3 @@
+module github.com/kubetenant/kubetenant
+
+go 1.26.0

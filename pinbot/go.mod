@@ -1,0 +1,7 @@
+module github.com/kubetenant/kubetenant/pinbot
+
+go 1.26.0
+
+require github.com/kubetenant/kubetenant v0.0.0
+
+replace github.com/kubetenant/kubetenant => ../
