@@ -1,0 +1,385 @@
+package pin
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+)
+
+// ReadError reports a manifest or lock file that could not be read or
+// parsed. Diff fails closed on it: a file it cannot understand may hide a
+// change.
+type ReadError struct {
+	// Path is the slash-separated path of the file in the repository.
+	Path string
+	// Line is the 1-based line of the problem, or 0 when unknown.
+	Line int
+	// Err is the underlying problem.
+	Err error
+}
+
+// Error implements error as "path:line: problem".
+func (e *ReadError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.Path, e.Err)
+}
+
+// Unwrap returns the underlying problem.
+func (e *ReadError) Unwrap() error { return e.Err }
+
+// FilePair is one changed file with its contents at the base and at the head
+// of a pull request. A nil Base or Head means the file is absent there.
+type FilePair struct {
+	// Path is the slash-separated path relative to the repository root.
+	Path string
+	// Base and Head are the file's contents, nil when absent.
+	Base, Head []byte
+}
+
+// dep is one dependency entry read from a manifest. Entries with the same
+// key in one file are merged; the key's section keeps apart the places a
+// package may appear with different constraints (dependencies and a
+// dependency group, two Dockerfile stages).
+type dep struct {
+	eco      Ecosystem
+	pkg      string // normalised name
+	section  string
+	value    string
+	resolved bool
+}
+
+type depKey struct {
+	eco          Ecosystem
+	pkg, section string
+}
+
+// parsed is what a reader returns for one file.
+type parsed struct {
+	deps []dep
+	// includes are other files this one pulls in (requirements "-r"),
+	// as repository-relative slash paths.
+	includes []string
+}
+
+type reader func(name string, data []byte) (parsed, error)
+
+// skipDirs are directories Diff never descends into: version control, vendored
+// or installed third-party trees, and Go test fixtures (which hold
+// deliberately malformed manifests in many repositories, this one included).
+var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true, "testdata": true,
+	".venv": true, "venv": true, "__pycache__": true, ".tox": true}
+
+// IsManifest reports whether a repository-relative path names a file that
+// Diff reads, so that callers working from a list of changed files know which
+// ones to fetch. Files pulled in by a requirements "-r" include are read by
+// Diff even when IsManifest says no.
+func IsManifest(p string) bool {
+	p = strings.TrimPrefix(path.Clean("/"+p), "/")
+	for _, d := range strings.Split(path.Dir(p), "/") {
+		if skipDirs[d] {
+			return false
+		}
+	}
+	return readerFor(p) != nil
+}
+
+// readerFor returns the reader for a path, or nil when it is no manifest.
+func readerFor(p string) reader {
+	base := path.Base(p)
+	lower := strings.ToLower(base)
+	dir := path.Dir(p)
+	switch {
+	case base == "pyproject.toml":
+		return readPyproject
+	case base == "uv.lock":
+		return readUVLock
+	case base == "poetry.lock":
+		return readPoetryLock
+	case isRequirementsName(dir, lower):
+		return readRequirements
+	case base == "go.mod":
+		return readGoMod
+	case base == "go.work":
+		return readGoWork
+	case base == "package.json":
+		return readPackageJSON
+	case base == "package-lock.json" || base == "npm-shrinkwrap.json":
+		return readPackageLock
+	case base == "Chart.yaml":
+		return readChart
+	case base == "Chart.lock":
+		return readChartLock
+	case isDockerfileName(lower):
+		return readDockerfile
+	case isWorkflowPath(p):
+		return readWorkflow
+	case base == "action.yml" || base == "action.yaml":
+		return readWorkflow
+	}
+	return nil
+}
+
+func isRequirementsName(dir, lower string) bool {
+	ext := path.Ext(lower)
+	if ext != ".txt" && ext != ".in" {
+		return false
+	}
+	if strings.Contains(lower, "requirements") || strings.HasPrefix(lower, "constraints") {
+		return true
+	}
+	d := path.Base(dir)
+	return d == "requirements" || d == "requirements.d"
+}
+
+func isDockerfileName(lower string) bool {
+	for _, n := range []string{"dockerfile", "containerfile"} {
+		if lower == n || strings.HasPrefix(lower, n+".") || strings.HasSuffix(lower, "."+n) {
+			return true
+		}
+	}
+	return false
+}
+
+func isWorkflowPath(p string) bool {
+	ext := path.Ext(p)
+	return path.Dir(p) == ".github/workflows" && (ext == ".yml" || ext == ".yaml")
+}
+
+// Diff lists every dependency whose declared constraint or resolved version
+// differs between base and head. It reads every supported manifest in both
+// trees, plus the files requirements files include. A file whose bytes are
+// identical in both trees cannot change anything and is not parsed. A
+// manifest that cannot be read or parsed at base or head is an error (fail
+// closed): each is a *ReadError, joined when there are several; the changes
+// found in the other files are returned alongside.
+func Diff(base, head fs.FS) ([]Change, error) {
+	seen := map[string]bool{}
+	var queue []string
+	add := func(p string) {
+		if !seen[p] {
+			seen[p] = true
+			queue = append(queue, p)
+		}
+	}
+	var errs []error
+	for _, fsys := range []fs.FS{base, head} {
+		err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				errs = append(errs, &ReadError{Path: p, Err: err})
+				if d != nil && d.IsDir() {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.IsDir() {
+				if p != "." && skipDirs[d.Name()] {
+					return fs.SkipDir
+				}
+				return nil
+			}
+			if d.Type().IsRegular() && readerFor(p) != nil {
+				add(p)
+			}
+			return nil
+		})
+		if err != nil {
+			errs = append(errs, fmt.Errorf("walking tree: %w", err))
+		}
+	}
+	var changes []Change
+	for i := 0; i < len(queue); i++ {
+		p := queue[i]
+		b, errB := readOptional(base, p)
+		h, errH := readOptional(head, p)
+		if errB != nil || errH != nil {
+			errs = append(errs, errors.Join(errB, errH))
+			continue
+		}
+		r := readerFor(p)
+		if r == nil {
+			r = readRequirements // only includes are queued without a reader
+		}
+		cs, incs, err := diffFile(p, r, b, h)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		changes = append(changes, cs...)
+		for _, inc := range incs {
+			add(inc)
+		}
+	}
+	return sortChanges(changes), errors.Join(errs...)
+}
+
+// DiffFiles is Diff for a list of changed files with their contents at base
+// and head, as GitHub's pull request files API gives them. Files for which
+// IsManifest is false are ignored; requirements includes are not followed
+// (an included file that changed is in the list itself when IsManifest
+// accepts its name).
+func DiffFiles(files []FilePair) ([]Change, error) {
+	var changes []Change
+	var errs []error
+	for _, f := range files {
+		p := strings.TrimPrefix(path.Clean("/"+f.Path), "/")
+		if !IsManifest(p) {
+			continue
+		}
+		cs, _, err := diffFile(p, readerFor(p), f.Base, f.Head)
+		if err != nil {
+			errs = append(errs, err)
+		}
+		changes = append(changes, cs...)
+	}
+	return sortChanges(changes), errors.Join(errs...)
+}
+
+// readOptional reads a file, returning nil for a file that does not exist.
+func readOptional(fsys fs.FS, p string) ([]byte, error) {
+	b, err := fs.ReadFile(fsys, p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, &ReadError{Path: p, Err: err}
+	}
+	if b == nil {
+		b = []byte{}
+	}
+	return b, nil
+}
+
+// diffFile compares one file at base and head. It returns the includes of
+// both versions so that Diff can follow them.
+func diffFile(p string, r reader, base, head []byte) ([]Change, []string, error) {
+	if base != nil && head != nil && bytes.Equal(base, head) {
+		// Nothing can change, but includes still matter to Diff.
+		var incs []string
+		if pb, err := r(p, base); err == nil {
+			incs = pb.includes
+		}
+		return nil, incs, nil
+	}
+	var errs []error
+	var incs []string
+	read := func(data []byte) map[depKey]dep {
+		if data == nil {
+			return nil
+		}
+		pr, err := r(p, data)
+		if err != nil {
+			var re *ReadError
+			if !errors.As(err, &re) {
+				err = &ReadError{Path: p, Err: err}
+			}
+			errs = append(errs, err)
+			return nil
+		}
+		incs = append(incs, pr.includes...)
+		return mergeDeps(pr.deps)
+	}
+	old, cur := read(base), read(head)
+	if len(errs) > 0 {
+		return nil, incs, errors.Join(errs...)
+	}
+	var out []Change
+	for k, d := range old {
+		n, ok := cur[k]
+		if !ok || n.value != d.value {
+			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, Old: d.value, New: n.value, Resolved: d.resolved})
+		}
+	}
+	for k, n := range cur {
+		if _, ok := old[k]; !ok {
+			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, New: n.value, Resolved: n.resolved})
+		}
+	}
+	return out, incs, nil
+}
+
+// mergeDeps indexes deps by key; several distinct values under one key
+// (two resolved versions of one package) are joined with " || " in sorted
+// order, which no exact pin accepts.
+func mergeDeps(deps []dep) map[depKey]dep {
+	vals := map[depKey][]string{}
+	first := map[depKey]dep{}
+	for _, d := range deps {
+		k := depKey{d.eco, d.pkg, d.section}
+		if _, ok := first[k]; !ok {
+			first[k] = d
+		}
+		dup := false
+		for _, v := range vals[k] {
+			dup = dup || v == d.value
+		}
+		if !dup {
+			vals[k] = append(vals[k], d.value)
+		}
+	}
+	out := make(map[depKey]dep, len(first))
+	for k, d := range first {
+		v := vals[k]
+		sort.Strings(v)
+		d.value = strings.Join(v, " || ")
+		out[k] = d
+	}
+	return out
+}
+
+// sortChanges orders changes and drops exact duplicates (one package changed
+// the same way in two sections of a file).
+func sortChanges(cs []Change) []Change {
+	sort.Slice(cs, func(i, j int) bool {
+		a, b := cs[i], cs[j]
+		if a.Manifest != b.Manifest {
+			return a.Manifest < b.Manifest
+		}
+		if a.Ecosystem != b.Ecosystem {
+			return a.Ecosystem < b.Ecosystem
+		}
+		if a.Package != b.Package {
+			return a.Package < b.Package
+		}
+		if a.Old != b.Old {
+			return a.Old < b.Old
+		}
+		return a.New < b.New
+	})
+	out := cs[:0]
+	for i, c := range cs {
+		if i > 0 && c == cs[i-1] {
+			continue
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// lineOf returns the 1-based line of the first occurrence of needle in data,
+// or 0, to point errors found after decoding at a line.
+func lineOf(data []byte, needle string) int {
+	i := bytes.Index(data, []byte(needle))
+	if i < 0 || needle == "" {
+		return 0
+	}
+	return bytes.Count(data[:i], []byte("\n")) + 1
+}
+
+// lineAtOffset returns the 1-based line of a byte offset.
+func lineAtOffset(data []byte, off int64) int {
+	if off < 0 {
+		return 0
+	}
+	if off > int64(len(data)) {
+		off = int64(len(data))
+	}
+	return bytes.Count(data[:off], []byte("\n")) + 1
+}

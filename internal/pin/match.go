@@ -1,0 +1,253 @@
+package pin
+
+import (
+	"path"
+	"strings"
+)
+
+// Matches reports whether change c concerns pin p: the ecosystem agrees (an
+// empty pin ecosystem matches any), the package name is equal after
+// normalisation for c's ecosystem or matches the pin's path.Match pattern
+// ("k8s.io/*"), and the manifest matches one of p.Paths when any are set
+// ("**" matches any number of path segments).
+func (p Pin) Matches(c Change) bool {
+	if p.Ecosystem != "" && p.Ecosystem != c.Ecosystem {
+		return false
+	}
+	if !matchName(c.Ecosystem, p.Package, c.Package) {
+		return false
+	}
+	if len(p.Paths) == 0 {
+		return true
+	}
+	for _, pat := range p.Paths {
+		if MatchPath(pat, c.Manifest) {
+			return true
+		}
+	}
+	return false
+}
+
+// Moves reports whether change c takes a dependency pinned by p away from its
+// pinned version: p.Matches(c) and the new value no longer holds the pin,
+// judged by c's ecosystem. This is what a decision should use; Leaves alone
+// has to guess the ecosystem when the pin names none.
+func (p Pin) Moves(c Change) bool {
+	return p.Matches(c) && !holds(c.Ecosystem, p.Package, p.Version, c.New)
+}
+
+// Leaves reports whether the version or constraint v no longer holds the pin
+// exactly: a different version, a removal (v == ""), a loosened constraint
+// ("^1.3.0", ">=1.40.1", "~=1.40", "==1.40.*"), a Go replace that redirects
+// the module elsewhere, or several resolved versions ("1.40.1 || 1.42.0").
+// Versions compare per ecosystem: PEP 440 for pip (1.40.1 == 1.40.1.0),
+// ignoring a leading "v" for Go, npm, Helm and Actions; a GitHub Actions SHA
+// holds a tag pin through its "# vX.Y.Z" comment. A Go major-version path
+// change is seen by Diff as removing the pinned module.
+func (p Pin) Leaves(v string) bool {
+	return !holds(p.Ecosystem, p.Package, p.Version, v)
+}
+
+// matchName reports whether name (already normalised for e) is the pinned
+// package or matches its pattern.
+func matchName(e Ecosystem, pattern, name string) bool {
+	pattern = NormalizeName(e, pattern)
+	if e == "" {
+		// Without an ecosystem the change's own spelling decides.
+		name = strings.TrimSpace(name)
+	}
+	if pattern == name {
+		return true
+	}
+	if strings.ContainsAny(pattern, "*?[") {
+		ok, err := path.Match(pattern, name)
+		return err == nil && ok
+	}
+	return false
+}
+
+// MatchPath reports whether a slash-separated path matches a path.Match
+// pattern in which a "**" segment matches zero or more whole segments.
+func MatchPath(pattern, name string) bool {
+	pattern = strings.Trim(pattern, "/")
+	name = strings.Trim(name, "/")
+	return matchSegs(strings.Split(pattern, "/"), strings.Split(name, "/"))
+}
+
+func matchSegs(pat, segs []string) bool {
+	for len(pat) > 0 {
+		if pat[0] == "**" {
+			rest := pat[1:]
+			for i := 0; i <= len(segs); i++ {
+				if matchSegs(rest, segs[i:]) {
+					return true
+				}
+			}
+			return false
+		}
+		if len(segs) == 0 {
+			return false
+		}
+		ok, err := path.Match(pat[0], segs[0])
+		if err != nil || !ok {
+			return false
+		}
+		pat, segs = pat[1:], segs[1:]
+	}
+	return len(segs) == 0
+}
+
+// holds reports whether value v, read in ecosystem e, keeps package pkg
+// exactly at the pinned version.
+func holds(e Ecosystem, pkg, pinned, v string) bool {
+	v = strings.TrimSpace(v)
+	pinned = strings.TrimSpace(pinned)
+	if v == "" || pinned == "" || strings.Contains(v, "||") {
+		return false
+	}
+	// A Go replace: only the replacement counts.
+	if i := strings.Index(v, "=>"); i >= 0 {
+		f := strings.Fields(v[i+2:])
+		return len(f) == 2 && matchName(Gomod, pkg, f[0]) && sameVersion(Gomod, pinned, f[1])
+	}
+	// A GitHub Actions ref with a version comment: "<sha> # v4.1.0".
+	if ref, comment, ok := strings.Cut(v, "#"); ok {
+		ref, comment = strings.TrimSpace(ref), strings.TrimSpace(comment)
+		if isSHA(pinned) {
+			return strings.EqualFold(ref, pinned)
+		}
+		if isSHA(ref) {
+			return sameVersion(Actions, pinned, firstField(comment))
+		}
+		v = ref
+	}
+	if e == Docker || (e == "" && (strings.Contains(v, "@sha256:") || strings.Contains(pinned, "sha256:"))) {
+		tag, digest, _ := strings.Cut(v, "@")
+		ptag, pdigest, hasDigest := strings.Cut(pinned, "@")
+		if strings.HasPrefix(pinned, "sha256:") {
+			return digest == pinned
+		}
+		if hasDigest {
+			return tag == ptag && digest == pdigest
+		}
+		return tag == pinned
+	}
+	if e == Actions && isSHA(v) {
+		return strings.EqualFold(v, pinned)
+	}
+	// Constraint syntax: one clause must be exact and the pinned version must
+	// satisfy every other clause.
+	clauses := strings.Split(v, ",")
+	if e != Pip && e != "" && len(clauses) > 1 {
+		return false
+	}
+	if e == NPM || e == Helm {
+		clauses = strings.Fields(v) // npm ranges separate clauses by spaces
+		if len(clauses) != 1 {
+			return false
+		}
+	}
+	exact := false
+	for _, c := range clauses {
+		c = strings.TrimSpace(c)
+		// A marker or environment note after ";" does not change the version.
+		if i := strings.IndexByte(c, ';'); i >= 0 {
+			c = strings.TrimSpace(c[:i])
+		}
+		op, ver := splitOp(c)
+		switch op {
+		case "", "=", "==", "===":
+			if ver == "" || isWildcard(ver) || strings.ContainsAny(ver, "^~<> ") {
+				return false
+			}
+			if op == "===" {
+				if !strings.EqualFold(ver, pinned) {
+					return false
+				}
+			} else if !sameVersion(e, pinned, ver) {
+				return false
+			}
+			exact = true
+		case "!=", "<=", ">=", "<", ">":
+			if e != Pip && e != "" {
+				return false
+			}
+			pv, err := ParsePEP440(pinned)
+			if err != nil {
+				return false
+			}
+			if !(Specifier{Op: op, Version: ver}).Contains(pv) {
+				return false
+			}
+		default: // "~=", "^", "~" and anything else is a range
+			return false
+		}
+	}
+	return exact
+}
+
+// splitOp splits a leading comparison operator from a constraint clause.
+func splitOp(c string) (op, ver string) {
+	for _, o := range []string{"===", "==", "~=", "!=", "<=", ">=", "<", ">", "=", "^", "~"} {
+		if strings.HasPrefix(c, o) {
+			return o, strings.TrimSpace(c[len(o):])
+		}
+	}
+	return "", c
+}
+
+// sameVersion compares two exact versions in an ecosystem.
+func sameVersion(e Ecosystem, a, b string) bool {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	if a == b {
+		return true
+	}
+	if e == Docker {
+		return false
+	}
+	if strings.EqualFold(strings.TrimPrefix(a, "v"), strings.TrimPrefix(b, "v")) {
+		return true
+	}
+	if e == Pip || e == "" {
+		va, errA := ParsePEP440(a)
+		vb, errB := ParsePEP440(b)
+		return errA == nil && errB == nil && va.Compare(vb) == 0
+	}
+	return false
+}
+
+func isSHA(s string) bool {
+	if len(s) != 40 && len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return true
+}
+
+func firstField(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	// Comments like "pin@v4.1.0" or "tag=v4.1.0" carry the version last.
+	x := f[0]
+	if i := strings.LastIndexAny(x, "@="); i >= 0 {
+		x = x[i+1:]
+	}
+	return x
+}
+
+// isWildcard reports versions with a wildcard segment ("1.40.*", "1.x").
+func isWildcard(v string) bool {
+	for _, seg := range strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == '-' }) {
+		if seg == "*" || seg == "x" || seg == "X" {
+			return true
+		}
+	}
+	return v == "latest"
+}

@@ -1,0 +1,387 @@
+package pin
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// decodeTOML decodes data into v, turning a syntax error into a ReadError
+// with the line.
+func decodeTOML(name string, data []byte, v any) error {
+	if _, err := toml.Decode(string(data), v); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return &ReadError{Path: name, Line: pe.Position.Line, Err: fmt.Errorf("parsing TOML: %s", pe.Message)}
+		}
+		return &ReadError{Path: name, Err: fmt.Errorf("parsing TOML: %w", err)}
+	}
+	return nil
+}
+
+// readPyproject reads the dependencies a pyproject.toml declares: PEP 621
+// dependencies and optional-dependencies, PEP 735 dependency groups, the
+// build-system requirements, uv's dev, constraint and override dependencies
+// and sources, and Poetry's dependency tables and groups.
+func readPyproject(name string, data []byte) (parsed, error) {
+	var doc map[string]any
+	if err := decodeTOML(name, data, &doc); err != nil {
+		return parsed{}, err
+	}
+	var out []dep
+	var errs []error
+	reqs := func(section string, v any) {
+		list, ok := v.([]any)
+		if v != nil && !ok {
+			errs = append(errs, &ReadError{Path: name, Line: lineOf(data, lastKey(section)), Err: fmt.Errorf("%s: want an array of requirement strings, got %T", section, v)})
+			return
+		}
+		for _, item := range list {
+			s, ok := item.(string)
+			if !ok {
+				if m, ok := item.(map[string]any); ok && section != "" && strings.HasPrefix(section, "dependency-groups.") {
+					if _, inc := m["include-group"]; inc {
+						continue // PEP 735 include: the included group is read on its own
+					}
+				}
+				errs = append(errs, &ReadError{Path: name, Line: lineOf(data, lastKey(section)), Err: fmt.Errorf("%s: want a requirement string, got %T", section, item)})
+				continue
+			}
+			r, err := ParseRequirement(s)
+			if err != nil {
+				errs = append(errs, &ReadError{Path: name, Line: lineOf(data, s), Err: fmt.Errorf("%s: %w", section, err)})
+				continue
+			}
+			out = append(out, dep{eco: Pip, pkg: r.Name, section: section + markerKey(r.Marker), value: r.Specifier})
+		}
+	}
+	table := func(v any, section string) map[string]any {
+		if v == nil {
+			return nil
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			errs = append(errs, &ReadError{Path: name, Line: lineOf(data, lastKey(section)), Err: fmt.Errorf("%s: want a table, got %T", section, v)})
+		}
+		return m
+	}
+
+	project := table(doc["project"], "project")
+	reqs("project.dependencies", project["dependencies"])
+	optional := table(project["optional-dependencies"], "project.optional-dependencies")
+	for _, g := range sortedKeys(optional) {
+		reqs("project.optional-dependencies."+g, optional[g])
+	}
+	groups := table(doc["dependency-groups"], "dependency-groups")
+	for _, g := range sortedKeys(groups) {
+		reqs("dependency-groups."+g, groups[g])
+	}
+	reqs("build-system.requires", table(doc["build-system"], "build-system")["requires"])
+
+	tool := table(doc["tool"], "tool")
+	uv := table(tool["uv"], "tool.uv")
+	for _, k := range []string{"dev-dependencies", "constraint-dependencies", "override-dependencies"} {
+		reqs("tool.uv."+k, uv[k])
+	}
+	sources := table(uv["sources"], "tool.uv.sources")
+	for _, k := range sortedKeys(sources) {
+		out = append(out, dep{eco: Pip, pkg: NormalizeName(Pip, k), section: "tool.uv.sources", value: "source " + compactTOML(sources[k])})
+	}
+
+	poetry := table(tool["poetry"], "tool.poetry")
+	poetryDeps := func(section string, v any) {
+		t := table(v, section)
+		for _, k := range sortedKeys(t) {
+			if strings.EqualFold(k, "python") {
+				continue
+			}
+			val, err := poetryConstraint(t[k])
+			if err != nil {
+				errs = append(errs, &ReadError{Path: name, Line: lineOf(data, k), Err: fmt.Errorf("%s.%s: %w", section, k, err)})
+				continue
+			}
+			out = append(out, dep{eco: Pip, pkg: NormalizeName(Pip, k), section: section, value: val})
+		}
+	}
+	poetryDeps("tool.poetry.dependencies", poetry["dependencies"])
+	poetryDeps("tool.poetry.dev-dependencies", poetry["dev-dependencies"])
+	pgroups := table(poetry["group"], "tool.poetry.group")
+	for _, g := range sortedKeys(pgroups) {
+		gt := table(pgroups[g], "tool.poetry.group."+g)
+		poetryDeps("tool.poetry.group."+g+".dependencies", gt["dependencies"])
+	}
+	if len(errs) > 0 {
+		return parsed{}, errors.Join(errs...)
+	}
+	return parsed{deps: out}, nil
+}
+
+// markerKey keeps requirements for the same project under different
+// environment markers apart.
+func markerKey(m string) string {
+	if m == "" {
+		return ""
+	}
+	return "; " + strings.Join(strings.Fields(m), "")
+}
+
+func lastKey(section string) string {
+	if i := strings.LastIndexByte(section, '.'); i >= 0 {
+		return section[i+1:]
+	}
+	return section
+}
+
+// poetryConstraint renders a Poetry dependency value: a constraint string, a
+// table with "version" (or a git/path/url source), or a list of such tables
+// for several environments.
+func poetryConstraint(v any) (string, error) {
+	switch t := v.(type) {
+	case string:
+		return strings.Join(strings.Fields(t), ""), nil
+	case map[string]any:
+		if ver, ok := t["version"]; ok {
+			s, ok := ver.(string)
+			if !ok {
+				return "", fmt.Errorf("version: want a string, got %T", ver)
+			}
+			c := strings.Join(strings.Fields(s), "")
+			if m, ok := t["markers"].(string); ok {
+				c += "; " + m
+			}
+			if py, ok := t["python"].(string); ok {
+				c += "; python " + py
+			}
+			return c, nil
+		}
+		for _, k := range []string{"git", "path", "url"} {
+			if _, ok := t[k]; ok {
+				return "source " + compactTOML(t), nil
+			}
+		}
+		return "", errors.New("table has no version, git, path or url")
+	case []any:
+		var parts []string
+		for _, item := range t {
+			s, err := poetryConstraint(item)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, s)
+		}
+		return strings.Join(parts, " || "), nil
+	}
+	return "", fmt.Errorf("want a string or a table, got %T", v)
+}
+
+// compactTOML renders a decoded TOML value deterministically on one line.
+func compactTOML(v any) string {
+	switch t := v.(type) {
+	case map[string]any:
+		var parts []string
+		for _, k := range sortedKeys(t) {
+			parts = append(parts, k+"="+compactTOML(t[k]))
+		}
+		return "{" + strings.Join(parts, ",") + "}"
+	case []any:
+		var parts []string
+		for _, x := range t {
+			parts = append(parts, compactTOML(x))
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case []map[string]any:
+		var parts []string
+		for _, x := range t {
+			parts = append(parts, compactTOML(x))
+		}
+		return "[" + strings.Join(parts, ",") + "]"
+	case string:
+		return t
+	}
+	return fmt.Sprint(v)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// lockPackage is the part of a [[package]] entry of uv.lock and poetry.lock
+// that matters here.
+type lockPackage struct {
+	Name    string         `toml:"name"`
+	Version string         `toml:"version"`
+	Source  map[string]any `toml:"source"`
+}
+
+// readUVLock reads the resolved versions of uv.lock. The project's own
+// entries (editable or virtual sources) are not dependencies.
+func readUVLock(name string, data []byte) (parsed, error) {
+	return readTOMLLock(name, data, func(p lockPackage) bool {
+		_, editable := p.Source["editable"]
+		_, virtual := p.Source["virtual"]
+		return editable || virtual
+	})
+}
+
+// readPoetryLock reads the resolved versions of poetry.lock.
+func readPoetryLock(name string, data []byte) (parsed, error) {
+	return readTOMLLock(name, data, func(lockPackage) bool { return false })
+}
+
+func readTOMLLock(name string, data []byte, skip func(lockPackage) bool) (parsed, error) {
+	var doc struct {
+		Package []lockPackage `toml:"package"`
+	}
+	if err := decodeTOML(name, data, &doc); err != nil {
+		return parsed{}, err
+	}
+	var out []dep
+	for i, p := range doc.Package {
+		if p.Name == "" {
+			return parsed{}, &ReadError{Path: name, Line: nthLine(data, "[[package]]", i), Err: fmt.Errorf("package entry %d has no name", i+1)}
+		}
+		if skip(p) {
+			continue
+		}
+		v := p.Version
+		if v == "" {
+			// uv leaves out the version of dynamic or source-tree packages.
+			v = "source " + compactTOML(p.Source)
+		}
+		out = append(out, dep{eco: Pip, pkg: NormalizeName(Pip, p.Name), value: v, resolved: true})
+	}
+	return parsed{deps: out}, nil
+}
+
+// nthLine returns the line of the n-th (0-based) occurrence of needle.
+func nthLine(data []byte, needle string, n int) int {
+	s := string(data)
+	off := 0
+	for i := 0; ; i++ {
+		j := strings.Index(s[off:], needle)
+		if j < 0 {
+			return 0
+		}
+		if i == n {
+			return strings.Count(s[:off+j], "\n") + 1
+		}
+		off += j + len(needle)
+	}
+}
+
+// readRequirements reads a pip requirements file: PEP 508 lines with extras,
+// markers, hashes and line continuations; "-r"/"-c" includes are returned
+// for Diff to follow; other pip options and editable or bare URL
+// requirements without a name are skipped.
+func readRequirements(name string, data []byte) (parsed, error) {
+	var out parsed
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		lineNo := i + 1
+		line := lines[i]
+		for strings.HasSuffix(line, `\`) && i+1 < len(lines) {
+			i++
+			line = strings.TrimSuffix(line, `\`) + " " + lines[i]
+		}
+		line = strings.TrimSuffix(line, `\`)
+		line = stripComment(line)
+		line = strings.TrimSpace(line)
+		if line == "" {
+			continue
+		}
+		if strings.HasPrefix(line, "-") {
+			opt, arg := splitOption(line)
+			switch opt {
+			case "-r", "--requirement", "-c", "--constraint":
+				if arg == "" {
+					return parsed{}, &ReadError{Path: name, Line: lineNo, Err: fmt.Errorf("%s without a file name", opt)}
+				}
+				if strings.Contains(arg, "://") {
+					// A remote include cannot be read offline: fail closed.
+					return parsed{}, &ReadError{Path: name, Line: lineNo, Err: fmt.Errorf("%s %s: remote includes are not supported", opt, arg)}
+				}
+				inc := path.Join(path.Dir(name), arg)
+				if inc == ".." || strings.HasPrefix(inc, "../") || path.IsAbs(arg) {
+					return parsed{}, &ReadError{Path: name, Line: lineNo, Err: fmt.Errorf("%s %s: include outside the repository", opt, arg)}
+				}
+				out.includes = append(out.includes, inc)
+			case "-e", "--editable":
+				// An editable install names a path or VCS URL, not a version.
+			case "-i", "--index-url", "--extra-index-url", "-f", "--find-links", "--no-index",
+				"--pre", "--no-binary", "--only-binary", "--prefer-binary", "--require-hashes",
+				"--trusted-host", "--use-feature", "--config-settings", "--global-option", "--hash":
+			default:
+				return parsed{}, &ReadError{Path: name, Line: lineNo, Err: fmt.Errorf("unknown pip option %q", opt)}
+			}
+			continue
+		}
+		// Per-requirement options (hashes, config settings) follow " --".
+		if j := strings.Index(line, " --"); j >= 0 {
+			line = strings.TrimSpace(line[:j])
+		}
+		if isBareURLOrPath(line) {
+			continue
+		}
+		r, err := ParseRequirement(line)
+		if err != nil {
+			return parsed{}, &ReadError{Path: name, Line: lineNo, Err: err}
+		}
+		out.deps = append(out.deps, dep{eco: Pip, pkg: r.Name, section: markerKey(r.Marker), value: r.Specifier})
+	}
+	return out, nil
+}
+
+// stripComment removes a "#" comment: at the start of a line or after
+// whitespace (a "#" inside a URL fragment is kept).
+func stripComment(line string) string {
+	for i := 0; i < len(line); i++ {
+		if line[i] == '#' && (i == 0 || line[i-1] == ' ' || line[i-1] == '\t') {
+			return line[:i]
+		}
+	}
+	return line
+}
+
+// splitOption splits "-r file", "-rfile" and "--requirement=file".
+func splitOption(line string) (opt, arg string) {
+	if strings.HasPrefix(line, "--") {
+		f := strings.Fields(line)
+		opt = f[0]
+		if k, v, ok := strings.Cut(opt, "="); ok {
+			return k, v
+		}
+		if len(f) > 1 {
+			arg = f[1]
+		}
+		return opt, arg
+	}
+	if len(line) > 2 && line[2] != ' ' && line[2] != '\t' {
+		return line[:2], strings.TrimSpace(line[2:])
+	}
+	f := strings.Fields(line)
+	if len(f) > 1 {
+		arg = f[1]
+	}
+	return f[0], arg
+}
+
+// isBareURLOrPath reports lines that install from a URL or a local path
+// without naming the project first.
+func isBareURLOrPath(line string) bool {
+	if strings.HasPrefix(line, ".") || strings.HasPrefix(line, "/") || strings.HasPrefix(line, "~") {
+		return true
+	}
+	if i := strings.Index(line, "://"); i >= 0 && !strings.Contains(line[:i], "@") {
+		return true
+	}
+	return strings.HasSuffix(line, ".whl") || strings.HasSuffix(line, ".tar.gz") || strings.HasSuffix(line, ".zip")
+}

@@ -1,0 +1,8 @@
+module example.com/platform/pinbot
+
+go 1.26.0
+
+require (
+	github.com/bradleyfalzon/ghinstallation/v2 v2.19.0
+	github.com/google/go-github/v61 v61.0.0
+)
