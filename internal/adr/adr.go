@@ -1,0 +1,105 @@
+// Package adr reads architecture decision records and the dependency pins
+// they declare.
+//
+// Three forms are understood, because real teams write all of them:
+// Markdown with YAML front matter (MADR) carrying a pins list, YAML decision
+// records (one mapping per file, with keys such as number, title, decision
+// and optionally status and pins), and plain Nygard-style Markdown whose
+// Status section is read like front matter and whose constraints are written
+// in the text or under a "Pins" heading.
+//
+// The package is pure: files come in as bytes or an fs.FS. A malformed record
+// yields a Warning naming its file and line and never stops the others from
+// being read.
+package adr
+
+import (
+	"fmt"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// DefaultDirs are the folders searched for ADRs when a repository configures
+// none.
+var DefaultDirs = []string{"adr", "docs/adr", "docs/decisions", "doc/adr"}
+
+// Format names the form an ADR was written in.
+type Format string
+
+// The ADR forms Parse understands.
+const (
+	FrontMatter Format = "markdown-front-matter"
+	YAMLRecord  Format = "yaml-record"
+	Nygard      Format = "markdown"
+)
+
+// Record is one decision record and the pins it declares.
+type Record struct {
+	// Number is the ADR's number, or 0 when neither the file nor its name
+	// carries one.
+	Number int `json:"number"`
+	// Title is the ADR's title without its number.
+	Title string `json:"title"`
+	// Path is the slash-separated path of the file in the repository.
+	Path string `json:"path"`
+	// Status is the status as written, lower-cased; empty means accepted.
+	Status string `json:"status,omitempty"`
+	// Enforced is true when the status makes the record's pins binding.
+	Enforced bool `json:"enforced"`
+	// Format is the form the record was written in.
+	Format Format `json:"format"`
+	// Pins are the exact versions the record requires, each carrying the
+	// record's identity in its Source.
+	Pins []pin.Pin `json:"pins,omitempty"`
+}
+
+// Source returns the identity a pin of r carries.
+func (r Record) Source() pin.Source {
+	return pin.Source{Number: r.Number, Title: r.Title, Path: r.Path, Status: r.Status}
+}
+
+// Cite returns how messages refer to r: "ADR 83: Hard Pin kopf" or, without
+// a number, the title alone.
+func (r Record) Cite() string { return Cite(r.Source()) }
+
+// Cite returns how messages refer to the ADR s: "ADR 83: Hard Pin kopf to
+// 1.40.1 Due to Memory Leak", or the title or path alone when the ADR has no
+// number.
+func Cite(s pin.Source) string {
+	title := s.Title
+	if title == "" {
+		title = s.Path
+	}
+	if s.Number == 0 {
+		return title
+	}
+	return fmt.Sprintf("ADR %d: %s", s.Number, title)
+}
+
+// Warning reports a record, or part of one, that could not be understood.
+type Warning struct {
+	// Path is the slash-separated path of the file.
+	Path string `json:"path"`
+	// Line is the 1-based line the problem is on, or 0 for the whole file.
+	Line int `json:"line,omitempty"`
+	// Message says what is wrong, in a sentence fragment without a trailing
+	// period.
+	Message string `json:"message"`
+}
+
+// String formats w as "path:line: message", the way compilers do.
+func (w Warning) String() string {
+	if w.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", w.Path, w.Line, w.Message)
+	}
+	return fmt.Sprintf("%s: %s", w.Path, w.Message)
+}
+
+// Pins returns every pin of records, enforced or not, in record order.
+func Pins(records []Record) []pin.Pin {
+	var out []pin.Pin
+	for _, r := range records {
+		out = append(out, r.Pins...)
+	}
+	return out
+}

@@ -1,0 +1,301 @@
+package enforce
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// Marker is the hidden first line of every pinbot comment; pinbot finds its
+// earlier comment by it and updates that comment in place.
+const Marker = "<!-- pinbot:comment -->"
+
+// RepoRef names the repository a comment is posted in, for links.
+type RepoRef struct {
+	// Owner and Name are the repository's owner and name; when either is
+	// empty, ADRs are cited by path without a link.
+	Owner, Name string
+	// ServerURL is the web address of the GitHub server; empty means
+	// https://github.com.
+	ServerURL string
+	// BaseRef is the branch ADR links point at; empty means PR.BaseRef and
+	// then "HEAD".
+	BaseRef string
+}
+
+// Comment renders the Markdown comment pinbot posts for r: the ADRs cited by
+// number and title with links to them on the base branch, pinned and
+// attempted versions, upstream issues, the state of the required
+// verification and how to proceed. It starts with Marker. Comment is
+// meaningful when r.Comment is true; for other results it renders a short
+// note saying so.
+func Comment(r Result, repo RepoRef) string {
+	var b strings.Builder
+	b.WriteString(Marker + "\n")
+	moving := movingPins(r)
+	if len(moving) == 0 {
+		fmt.Fprintf(&b, "**pinbot: %s.** No dependency pinned by an accepted ADR leaves its pinned version.\n", r.Verdict)
+		return b.String()
+	}
+
+	pkgs := packages(moving)
+	switch r.Verdict {
+	case Block:
+		fmt.Fprintf(&b, "### pinbot: %s is pinned by an ADR\n\n", strings.Join(code(pkgs), ", "))
+		b.WriteString("This pull request moves a dependency that an accepted ADR pins to an exact version, and the required verification has not passed.")
+		if r.Close {
+			b.WriteString(" pinbot closes it.")
+		}
+		b.WriteString("\n\n")
+	case Pending:
+		fmt.Fprintf(&b, "### pinbot: %s is pinned by an ADR, verification pending\n\n", strings.Join(code(pkgs), ", "))
+		b.WriteString("This pull request moves a dependency that an accepted ADR pins to an exact version. pinbot waits for the required verification before deciding.\n\n")
+	case Allow:
+		fmt.Fprintf(&b, "### pinbot: %s is pinned by an ADR, verification passed\n\n", strings.Join(code(pkgs), ", "))
+		b.WriteString("This pull request moves a dependency that an accepted ADR pins to an exact version; the required verification passed on the head commit, so pinbot allows it. Update the ADR in the same change or right after.\n\n")
+	default:
+		fmt.Fprintf(&b, "### pinbot: %s\n\n", r.Verdict)
+	}
+
+	b.WriteString("| Package | Pinned | This PR | Manifest | Verification |\n")
+	b.WriteString("|---|---|---|---|---|\n")
+	for _, p := range moving {
+		fmt.Fprintf(&b, "| `%s` | `%s` | %s | `%s` | %s |\n",
+			cell(p.Change.Package), cell(p.Pin.Version), attempted(p.Change.New), cell(p.Change.Manifest), checksCell(p))
+	}
+	b.WriteString("\n")
+
+	for _, src := range sources(moving) {
+		fmt.Fprintf(&b, "**%s**", citeLink(src, repo, r))
+		if ups := upstreams(moving, src); len(ups) > 0 {
+			fmt.Fprintf(&b, ". Waiting on upstream: %s", strings.Join(linkIssues(ups, repo), ", "))
+		}
+		b.WriteString(".\n\n")
+	}
+
+	if r.Verdict == Allow {
+		return b.String()
+	}
+	checks := requiredChecks(moving)
+	b.WriteString("**How to proceed**\n\n")
+	fmt.Fprintf(&b, "- Run the verification: %s must complete with `success` on this pull request's head commit, reported by a trusted app; pinbot re-evaluates when it does.\n", strings.Join(code(checks), " and "))
+	b.WriteString("- Or supersede the ADR: merge a new ADR that replaces the pin (and mark the old one `superseded`), then rebase this pull request.\n")
+	b.WriteString("- Or stop the bots from proposing this update:\n\n")
+	b.WriteString("<details><summary>Dependabot <code>ignore</code> entry (<code>.github/dependabot.yml</code>)</summary>\n\n")
+	b.WriteString("```yaml\n")
+	for _, eco := range ecosystems(moving) {
+		fmt.Fprintf(&b, "# under the updates entry with package-ecosystem: %q\n", dependabotEcosystem(eco))
+	}
+	b.WriteString("ignore:\n")
+	for _, p := range pkgs {
+		fmt.Fprintf(&b, "  - dependency-name: %q\n", p)
+	}
+	b.WriteString("```\n\n</details>\n\n")
+	b.WriteString("<details><summary>Renovate <code>packageRules</code> entry</summary>\n\n")
+	b.WriteString("```json\n{\n  \"packageRules\": [\n")
+	for i, p := range moving {
+		if i > 0 && p.Change.Package == moving[i-1].Change.Package {
+			continue
+		}
+		sep := ","
+		if i == lastDistinct(moving) {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "    { \"matchPackageNames\": [%q], \"allowedVersions\": %q }%s\n",
+			p.Change.Package, renovateAllowed(p.Pin), sep)
+	}
+	b.WriteString("  ]\n}\n```\n\n</details>\n")
+	return b.String()
+}
+
+// movingPins returns the results for changes that leave their pin.
+func movingPins(r Result) []PinResult {
+	var out []PinResult
+	for _, p := range r.Pins {
+		if p.Verdict != NotApplicable {
+			out = append(out, p)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Change.Package < out[j].Change.Package })
+	return out
+}
+
+func lastDistinct(ps []PinResult) int {
+	last := 0
+	for i := range ps {
+		if i == 0 || ps[i].Change.Package != ps[i-1].Change.Package {
+			last = i
+		}
+	}
+	return last
+}
+
+func packages(ps []PinResult) []string {
+	var out []string
+	for _, p := range ps {
+		out = append(out, p.Change.Package)
+	}
+	return dedupe(out)
+}
+
+func ecosystems(ps []PinResult) []pin.Ecosystem {
+	var out []pin.Ecosystem
+	seen := map[pin.Ecosystem]bool{}
+	for _, p := range ps {
+		if !seen[p.Change.Ecosystem] {
+			seen[p.Change.Ecosystem] = true
+			out = append(out, p.Change.Ecosystem)
+		}
+	}
+	return out
+}
+
+func sources(ps []PinResult) []pin.Source {
+	var out []pin.Source
+	seen := map[string]bool{}
+	for _, p := range ps {
+		key := fmt.Sprintf("%s#%d", p.Pin.Source.Path, p.Pin.Source.Number)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, p.Pin.Source)
+		}
+	}
+	return out
+}
+
+func upstreams(ps []PinResult, src pin.Source) []string {
+	var out []string
+	for _, p := range ps {
+		if p.Pin.Source.Path == src.Path && p.Pin.Source.Number == src.Number {
+			out = append(out, p.Pin.Upstream...)
+		}
+	}
+	return dedupe(out)
+}
+
+func requiredChecks(ps []PinResult) []string {
+	var out []string
+	for _, p := range ps {
+		for _, c := range p.Checks {
+			out = append(out, c.Name)
+		}
+	}
+	out = dedupe(out)
+	if len(out) == 0 {
+		return []string{"a verification check"}
+	}
+	return out
+}
+
+func checksCell(p PinResult) string {
+	if len(p.Checks) == 0 {
+		return "none configured"
+	}
+	var parts []string
+	for _, c := range p.Checks {
+		parts = append(parts, fmt.Sprintf("`%s`: %s", cell(c.Name), cell(strings.ReplaceAll(c.State, "_", " "))))
+	}
+	return strings.Join(parts, "<br>")
+}
+
+func attempted(v string) string {
+	if v == "" {
+		return "removed"
+	}
+	return "`" + cell(v) + "`"
+}
+
+// citeLink renders "ADR 83: Title" linked to the file on the base branch.
+func citeLink(s pin.Source, repo RepoRef, r Result) string {
+	cite := text(adr.Cite(s))
+	if repo.Owner == "" || repo.Name == "" || s.Path == "" {
+		return fmt.Sprintf("%s (`%s`)", cite, cell(s.Path))
+	}
+	ref := repo.BaseRef
+	if ref == "" {
+		ref = "HEAD"
+	}
+	return fmt.Sprintf("[%s](%s/%s/%s/blob/%s/%s)", cite, server(repo), url.PathEscape(repo.Owner), url.PathEscape(repo.Name), escapePath(ref), escapePath(s.Path))
+}
+
+var issueRef = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+)#([0-9]+)$`)
+
+func linkIssues(ups []string, repo RepoRef) []string {
+	var out []string
+	for _, u := range ups {
+		if m := issueRef.FindStringSubmatch(u); m != nil {
+			out = append(out, fmt.Sprintf("[%s](%s/%s/%s/issues/%s)", u, server(repo), m[1], m[2], m[3]))
+			continue
+		}
+		out = append(out, text(u))
+	}
+	return out
+}
+
+func server(repo RepoRef) string {
+	if repo.ServerURL == "" {
+		return "https://github.com"
+	}
+	return strings.TrimSuffix(repo.ServerURL, "/")
+}
+
+func escapePath(p string) string {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
+		parts[i] = url.PathEscape(s)
+	}
+	return strings.Join(parts, "/")
+}
+
+func code(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = "`" + cell(s) + "`"
+	}
+	return out
+}
+
+// cell makes s safe inside inline code in a Markdown table cell.
+func cell(s string) string {
+	return strings.NewReplacer("|", "\\|", "\n", " ", "\r", " ", "`", "'").Replace(s)
+}
+
+// text makes s safe as plain text in a Markdown table cell or paragraph.
+func text(s string) string {
+	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]", "*", "\\*", "_", "\\_").Replace(cell(s))
+}
+
+// dependabotEcosystem maps an ecosystem to dependabot.yml's
+// package-ecosystem value.
+func dependabotEcosystem(e pin.Ecosystem) string {
+	switch e {
+	case pin.Pip:
+		return "pip"
+	case pin.Gomod:
+		return "gomod"
+	case pin.NPM:
+		return "npm"
+	case pin.Helm:
+		return "helm"
+	case pin.Docker:
+		return "docker"
+	case pin.Actions:
+		return "github-actions"
+	}
+	return string(e)
+}
+
+// renovateAllowed is the allowedVersions value that keeps Renovate at the
+// pinned version.
+func renovateAllowed(p pin.Pin) string {
+	v := strings.TrimLeft(strings.TrimSpace(p.Version), "=")
+	if p.Ecosystem == pin.Pip {
+		return "==" + v
+	}
+	return v
+}

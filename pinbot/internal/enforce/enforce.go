@@ -1,0 +1,558 @@
+// Package enforce decides what pinbot does about a pull request: from the
+// pins of a repository's ADRs, the dependency changes the pull request makes,
+// the state of the required verification checks on its head commit and the
+// repository's configuration, it derives a verdict per pin touched and
+// overall, with reasons, and renders the comment pinbot posts.
+//
+// It is pure: everything arrives in an Input value, nothing is read from the
+// network or logged. It fails closed in both directions: missing or unreadable
+// information never lets a pinned upgrade through (no allow) and never closes
+// a pull request (an error verdict, not block).
+package enforce
+
+import (
+	"fmt"
+	"path"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// Verdict is pinbot's decision about a pull request or one pin it touches.
+type Verdict string
+
+// The verdicts, from the most benign to the most severe. Error is not the
+// "worst block": it never closes a pull request.
+const (
+	// NotApplicable means no enforced pin moves.
+	NotApplicable Verdict = "not-applicable"
+	// Allow means every pin that moves has passed its verification.
+	Allow Verdict = "allow"
+	// Pending means a required verification has not finished yet.
+	Pending Verdict = "pending"
+	// Block means a pin moves and its verification has decidedly not passed.
+	// Bot pull requests are closed on this verdict.
+	Block Verdict = "block"
+	// Error means something needed for the decision could not be read.
+	Error Verdict = "error"
+)
+
+// severity orders verdicts for combining per-pin verdicts.
+func (v Verdict) severity() int {
+	switch v {
+	case NotApplicable:
+		return 0
+	case Allow:
+		return 1
+	case Pending:
+		return 2
+	case Block:
+		return 3
+	default:
+		return 4
+	}
+}
+
+// Conclusion returns the GitHub check run conclusion that reports v, or ""
+// for Pending, whose check run stays in progress.
+func (v Verdict) Conclusion() string {
+	switch v {
+	case NotApplicable, Allow:
+		return "success"
+	case Pending:
+		return ""
+	default:
+		return "failure"
+	}
+}
+
+// The check run states Check.Status takes; Conclusion is meaningful only when
+// Status is StatusCompleted.
+const (
+	StatusQueued     = "queued"
+	StatusInProgress = "in_progress"
+	StatusCompleted  = "completed"
+)
+
+// PullRequest is what pinbot knows about the pull request under evaluation.
+type PullRequest struct {
+	// Number is the pull request's number, or 0 offline.
+	Number int
+	// Author is the login of the pull request's author ("dependabot[bot]"),
+	// empty when unknown; an unknown author is treated as a human.
+	Author string
+	// AuthorIsBot is true when GitHub reports the author's type as Bot.
+	AuthorIsBot bool
+	// Title, Body and Labels are as GitHub shows them.
+	Title  string
+	Body   string
+	Labels []string
+	// Files are the slash-separated paths the pull request touches.
+	Files []string
+	// HeadSHA is the commit the pull request's head points at.
+	HeadSHA string
+	// BaseRef is the base branch name ("main"); comment links point there.
+	BaseRef string
+	// Commits are the full messages of the commits between the merge base
+	// and the head, used only to cross-check bot metadata against the files.
+	Commits []string
+}
+
+// Check is one check run reported on a commit.
+type Check struct {
+	// Name is the check run's name ("memory-verification").
+	Name string
+	// Status is queued, in_progress or completed (GitHub also reports
+	// waiting, requested and pending, all of which count as not finished).
+	Status string
+	// Conclusion is GitHub's conclusion once completed: success, failure,
+	// neutral, cancelled, skipped, timed_out, action_required, stale.
+	Conclusion string
+	// AppSlug is the slug of the GitHub App that created the run
+	// ("github-actions"); empty when unknown, which is never trusted.
+	AppSlug string
+	// HeadSHA is the commit the run ran on.
+	HeadSHA string
+	// ID orders runs of the same name: the highest ID is the latest.
+	ID int64
+}
+
+// Status is one commit status (the older statuses API) on the head commit.
+// Statuses count only for contexts in Config.Verification.TrustedStatusContexts.
+type Status struct {
+	// Context is the status's context ("ci/memory-verification").
+	Context string
+	// State is error, failure, pending or success.
+	State string
+	// SHA is the commit the status was set on.
+	SHA string
+}
+
+// Input is everything Evaluate decides on.
+type Input struct {
+	// Pins are the pins of the base branch's ADRs (never the head's: a pull
+	// request must not be able to rewrite the rule it is judged by). Pins
+	// whose Enforced is false are ignored.
+	Pins []pin.Pin
+	// Changes are the dependency changes between merge base and head.
+	Changes []pin.Change
+	// PR is the pull request.
+	PR PullRequest
+	// Checks are the check runs on the head commit (runs on other commits
+	// may be included; they never count).
+	Checks []Check
+	// Statuses are the commit statuses on the head commit.
+	Statuses []Status
+	// SuitesCompleted is true when every check suite of the head commit has
+	// completed, so that a verification still absent will not appear.
+	SuitesCompleted bool
+	// ReadErrors are the failures met while gathering this input: a manifest
+	// at base or head, the check runs, the configuration. Any of them makes
+	// the verdict Error.
+	ReadErrors []error
+	// Config is the repository's configuration (DefaultConfig when absent).
+	Config Config
+	// Warnings are the ADR warnings, passed through to the result.
+	Warnings []adr.Warning
+	// BotUpdates are the dependency updates bot metadata (commit messages,
+	// body, title) claims. Evaluate cross-checks them against Changes: a
+	// claimed move of a pinned dependency that the files do not show is an
+	// Error, never an Allow. Nil means none.
+	BotUpdates []BotUpdate
+}
+
+// BotUpdate is one dependency update claimed by bot metadata. It mirrors
+// pin.BotUpdate so that callers can pass that type's values field by field.
+type BotUpdate struct {
+	// Ecosystem is the claimed ecosystem, empty when the metadata does not say.
+	Ecosystem pin.Ecosystem
+	// Package is the dependency's name as the bot wrote it.
+	Package string
+	// From and To are the versions the bot claims, empty when not stated.
+	From, To string
+	// Source says where the claim was read ("commit message", "title", ...).
+	Source string
+}
+
+// CheckState is the state of one required verification for one pin.
+type CheckState struct {
+	// Name is the required check's name.
+	Name string `json:"name"`
+	// State is "absent", "queued", "in_progress", or the conclusion of the
+	// completed run ("success", "failure", ...).
+	State string `json:"state"`
+	// Verdict is what this check alone means: Allow, Pending or Block.
+	Verdict Verdict `json:"verdict"`
+	// Reason explains the verdict in a sentence fragment.
+	Reason string `json:"reason"`
+}
+
+// PinResult is the verdict on one change that moves one enforced pin.
+type PinResult struct {
+	// Pin is the pin, with the ADR it comes from in Pin.Source.
+	Pin pin.Pin `json:"pin"`
+	// Change is the dependency change that touches the pin.
+	Change pin.Change `json:"change"`
+	// Verdict is NotApplicable when the change keeps the pinned version,
+	// otherwise Allow, Pending or Block.
+	Verdict Verdict `json:"verdict"`
+	// Reason explains the verdict in a sentence.
+	Reason string `json:"reason"`
+	// Checks are the states of the required verifications.
+	Checks []CheckState `json:"checks,omitempty"`
+}
+
+// Result is pinbot's decision about a pull request.
+type Result struct {
+	// Verdict is the overall verdict: Error when anything could not be read,
+	// otherwise the most severe verdict of Pins, NotApplicable when none.
+	Verdict Verdict `json:"verdict"`
+	// Pins lists every change that touches an enforced pin.
+	Pins []PinResult `json:"pins"`
+	// Changes are all dependency changes found, pinned or not.
+	Changes []pin.Change `json:"changes"`
+	// Warnings are the ADR warnings of the input.
+	Warnings []adr.Warning `json:"warnings"`
+	// Reasons explain the overall verdict, one sentence each.
+	Reasons []string `json:"reasons"`
+	// Errors name what could not be read (Verdict is Error when non-empty).
+	Errors []string `json:"errors,omitempty"`
+	// Bot is true when the author is one of Config.Bots.
+	Bot bool `json:"bot"`
+	// Close is true when pinbot should close the pull request: Verdict is
+	// Block, the author is a configured bot and Config.CloseBotPRs is set.
+	Close bool `json:"close"`
+	// Comment is true when pinbot should post (or update) its comment: an
+	// enforced pin moves and the verdict is not Error.
+	Comment bool `json:"comment"`
+	// Ignored is true when the configuration says to leave this pull
+	// request alone (a human author with humanPRs: ignore).
+	Ignored bool `json:"ignored,omitempty"`
+}
+
+// Evaluate decides on a pull request. It never returns an error: anything
+// missing is already in in.ReadErrors and turns into an Error verdict.
+func Evaluate(in Input) Result {
+	cfg := in.Config
+	r := Result{
+		Changes:  in.Changes,
+		Warnings: in.Warnings,
+		Bot:      slices.Contains(cfg.Bots, in.PR.Author),
+	}
+	if r.Changes == nil {
+		r.Changes = []pin.Change{}
+	}
+	if r.Warnings == nil {
+		r.Warnings = []adr.Warning{}
+	}
+	for _, err := range in.ReadErrors {
+		if err != nil {
+			r.Errors = append(r.Errors, err.Error())
+		}
+	}
+
+	protected := protectedFiles(in.PR.Files, cfg.Verification.ProtectedPaths)
+	moved := map[int]bool{} // indexes of enforced pins some change moves
+	for _, c := range in.Changes {
+		for i, p := range in.Pins {
+			if !p.Enforced || !matches(p, c) {
+				continue
+			}
+			pr := PinResult{Pin: p, Change: c}
+			if !leaves(p, c.New) {
+				pr.Verdict = NotApplicable
+				pr.Reason = fmt.Sprintf("%s stays at the pinned version %s in %s.", c.Package, p.Version, c.Manifest)
+				r.Pins = append(r.Pins, pr)
+				continue
+			}
+			moved[i] = true
+			decidePin(&pr, in, protected)
+			r.Pins = append(r.Pins, pr)
+		}
+	}
+
+	// Bot metadata is a cross-check, never the only evidence: a claimed move
+	// of a pinned dependency that no manifest shows means the files were not
+	// read completely (an unknown manifest format, a missing lock file).
+	for _, u := range in.BotUpdates {
+		for i, p := range in.Pins {
+			if !p.Enforced || moved[i] || !claims(p, u) {
+				continue
+			}
+			if u.To != "" && !leaves(p, u.To) {
+				continue
+			}
+			r.Errors = append(r.Errors, fmt.Sprintf(
+				"the %s claims %s moves%s, but no manifest pinbot read shows the change; the pin of %s cannot be checked",
+				orDefault(u.Source, "bot metadata"), u.Package, fromTo(u.From, u.To), adr.Cite(p.Source)))
+			moved[i] = true // one error per pin is enough
+		}
+	}
+
+	worst := NotApplicable
+	for _, p := range r.Pins {
+		if p.Verdict.severity() > worst.severity() {
+			worst = p.Verdict
+		}
+	}
+	touched := worst != NotApplicable
+
+	human := !r.Bot && !in.PR.AuthorIsBot
+	switch {
+	case len(r.Errors) > 0:
+		r.Verdict = Error
+		r.Reasons = append(r.Reasons, "pinbot could not read everything it needs, so it neither allows nor closes this pull request.")
+		for _, e := range r.Errors {
+			r.Reasons = append(r.Reasons, capitalise(e)+".")
+		}
+	case touched && human && cfg.HumanPRs == HumanIgnore:
+		r.Verdict = NotApplicable
+		r.Ignored = true
+		r.Reasons = append(r.Reasons, "Pinned dependencies move, but the configuration ignores pull requests by humans (humanPRs: ignore).")
+	case !touched:
+		r.Verdict = NotApplicable
+		r.Reasons = append(r.Reasons, "No dependency pinned by an accepted ADR leaves its pinned version.")
+	default:
+		r.Verdict = worst
+		for _, p := range r.Pins {
+			if p.Verdict == worst {
+				r.Reasons = append(r.Reasons, p.Reason)
+			}
+		}
+	}
+	r.Reasons = dedupe(r.Reasons)
+	r.Close = r.Verdict == Block && r.Bot && cfg.CloseBotPRs
+	r.Comment = touched && r.Verdict != Error && !r.Ignored
+	if r.Pins == nil {
+		r.Pins = []PinResult{}
+	}
+	return r
+}
+
+// decidePin fills in the verdict of a change that moves an enforced pin.
+func decidePin(pr *PinResult, in Input, protected []string) {
+	p, c := pr.Pin, pr.Change
+	moves := fmt.Sprintf("%s moves from the pinned %s to %s in %s (%s)", c.Package, p.Version, orDefault(c.New, "nothing (removed)"), c.Manifest, adr.Cite(p.Source))
+	names := p.Verify
+	if len(names) == 0 {
+		names = in.Config.Verification.Checks
+	}
+	if len(names) == 0 {
+		pr.Verdict = Block
+		pr.Reason = moves + ", and no verification is configured that could allow it."
+		return
+	}
+	for _, name := range names {
+		pr.Checks = append(pr.Checks, checkState(name, in))
+	}
+	if len(protected) > 0 {
+		pr.Verdict = Block
+		pr.Reason = fmt.Sprintf("%s, and the pull request also changes %s, which can alter its own verification; a pull request must not vouch for itself.", moves, strings.Join(protected, ", "))
+		return
+	}
+	pr.Verdict = Allow
+	for _, cs := range pr.Checks {
+		if cs.Verdict.severity() > pr.Verdict.severity() {
+			pr.Verdict = cs.Verdict
+		}
+	}
+	var why []string
+	for _, cs := range pr.Checks {
+		if cs.Verdict == pr.Verdict {
+			why = append(why, cs.Reason)
+		}
+	}
+	switch pr.Verdict {
+	case Allow:
+		pr.Reason = fmt.Sprintf("%s, and its verification passed: %s.", moves, strings.Join(why, "; "))
+	case Pending:
+		pr.Reason = fmt.Sprintf("%s, and its verification has not finished: %s.", moves, strings.Join(why, "; "))
+	default:
+		pr.Reason = fmt.Sprintf("%s, and its verification has not passed: %s.", moves, strings.Join(why, "; "))
+	}
+}
+
+// checkState finds the state of the required verification name on the head
+// commit. Trusted check runs on the head decide first, then trusted commit
+// statuses; runs from untrusted apps or other commits never pass.
+func checkState(name string, in Input) CheckState {
+	v := in.Config.Verification
+	head := in.PR.HeadSHA
+	cs := CheckState{Name: name}
+
+	var trusted, untrusted, elsewhere []Check
+	for _, c := range in.Checks {
+		if c.Name != name {
+			continue
+		}
+		switch {
+		case head == "" || c.HeadSHA != head:
+			elsewhere = append(elsewhere, c)
+		case c.AppSlug == "" || !slices.Contains(v.TrustedApps, c.AppSlug):
+			untrusted = append(untrusted, c)
+		default:
+			trusted = append(trusted, c)
+		}
+	}
+	if len(trusted) > 0 {
+		latest := trusted[0]
+		for _, c := range trusted[1:] {
+			if c.ID >= latest.ID {
+				latest = c
+			}
+		}
+		if latest.Status != StatusCompleted {
+			cs.State = orDefault(latest.Status, StatusQueued)
+			cs.Verdict = Pending
+			cs.Reason = fmt.Sprintf("%s is %s", name, strings.ReplaceAll(cs.State, "_", " "))
+			return cs
+		}
+		cs.State = orDefault(latest.Conclusion, "unknown")
+		if latest.Conclusion == "success" {
+			cs.Verdict = Allow
+			cs.Reason = fmt.Sprintf("%s succeeded on the head commit (%s)", name, latest.AppSlug)
+			return cs
+		}
+		cs.Verdict = Block
+		cs.Reason = fmt.Sprintf("%s completed with %s", name, cs.State)
+		return cs
+	}
+	if slices.Contains(v.TrustedStatusContexts, name) {
+		for _, s := range in.Statuses {
+			if s.Context != name || head == "" || s.SHA != head {
+				continue
+			}
+			cs.State = s.State
+			switch s.State {
+			case "success":
+				cs.Verdict = Allow
+				cs.Reason = fmt.Sprintf("commit status %s is success on the head commit", name)
+			case "pending":
+				cs.Verdict = Pending
+				cs.Reason = fmt.Sprintf("commit status %s is pending", name)
+			default:
+				cs.Verdict = Block
+				cs.Reason = fmt.Sprintf("commit status %s is %s", name, orDefault(s.State, "unknown"))
+			}
+			return cs
+		}
+	}
+	switch {
+	case len(untrusted) > 0:
+		cs.State = "untrusted"
+		cs.Verdict = Block
+		cs.Reason = fmt.Sprintf("%s was reported by %s, which is not a trusted app (trusted: %s)", name, appNames(untrusted), orDefault(strings.Join(v.TrustedApps, ", "), "none"))
+	case len(elsewhere) > 0:
+		cs.State = "other-commit"
+		cs.Verdict = Block
+		cs.Reason = fmt.Sprintf("%s ran on commit %s, not on the head commit %s", name, short(elsewhere[0].HeadSHA), orDefault(short(head), "(unknown)"))
+	case in.SuitesCompleted:
+		cs.State = "absent"
+		cs.Verdict = Block
+		cs.Reason = fmt.Sprintf("%s is absent although every check suite of the head commit has completed", name)
+	default:
+		cs.State = "absent"
+		cs.Verdict = Pending
+		cs.Reason = fmt.Sprintf("%s has not started yet", name)
+	}
+	return cs
+}
+
+// protectedFiles returns the files that match a protected pattern.
+func protectedFiles(files, patterns []string) []string {
+	var out []string
+	for _, f := range files {
+		for _, p := range patterns {
+			if matchPath(p, f) {
+				out = append(out, f)
+				break
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// matchPath reports whether name matches pattern, where pattern is a
+// path.Match pattern in which a "**" segment matches any number of segments.
+// An invalid pattern matches nothing.
+func matchPath(pattern, name string) bool {
+	ps := strings.Split(pattern, "/")
+	ns := strings.Split(name, "/")
+	var rec func(ps, ns []string) bool
+	rec = func(ps, ns []string) bool {
+		for len(ps) > 0 {
+			if ps[0] == "**" {
+				for i := 0; i <= len(ns); i++ {
+					if rec(ps[1:], ns[i:]) {
+						return true
+					}
+				}
+				return false
+			}
+			if len(ns) == 0 {
+				return false
+			}
+			if ok, err := path.Match(ps[0], ns[0]); err != nil || !ok {
+				return false
+			}
+			ps, ns = ps[1:], ns[1:]
+		}
+		return len(ns) == 0
+	}
+	return rec(ps, ns)
+}
+
+func appNames(cs []Check) string {
+	var names []string
+	for _, c := range cs {
+		names = append(names, orDefault(c.AppSlug, "an unknown app"))
+	}
+	return strings.Join(dedupe(names), ", ")
+}
+
+func short(sha string) string {
+	if len(sha) > 12 {
+		return sha[:12]
+	}
+	return sha
+}
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func fromTo(from, to string) string {
+	switch {
+	case from != "" && to != "":
+		return fmt.Sprintf(" from %s to %s", from, to)
+	case to != "":
+		return " to " + to
+	}
+	return ""
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
