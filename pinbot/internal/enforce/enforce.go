@@ -12,8 +12,7 @@ package enforce
 
 import (
 	"fmt"
-	"path"
-	"slices"
+		"slices"
 	"sort"
 	"strings"
 
@@ -161,20 +160,7 @@ type Input struct {
 	// body, title) claims. Evaluate cross-checks them against Changes: a
 	// claimed move of a pinned dependency that the files do not show is an
 	// Error, never an Allow. Nil means none.
-	BotUpdates []BotUpdate
-}
-
-// BotUpdate is one dependency update claimed by bot metadata. It mirrors
-// pin.BotUpdate so that callers can pass that type's values field by field.
-type BotUpdate struct {
-	// Ecosystem is the claimed ecosystem, empty when the metadata does not say.
-	Ecosystem pin.Ecosystem
-	// Package is the dependency's name as the bot wrote it.
-	Package string
-	// From and To are the versions the bot claims, empty when not stated.
-	From, To string
-	// Source says where the claim was read ("commit message", "title", ...).
-	Source string
+	BotUpdates []pin.BotUpdate
 }
 
 // CheckState is the state of one required verification for one pin.
@@ -258,11 +244,11 @@ func Evaluate(in Input) Result {
 	moved := map[int]bool{} // indexes of enforced pins some change moves
 	for _, c := range in.Changes {
 		for i, p := range in.Pins {
-			if !p.Enforced || !matches(p, c) {
+			if !p.Enforced || !p.Matches(c) {
 				continue
 			}
 			pr := PinResult{Pin: p, Change: c}
-			if !leaves(p, c.New) {
+			if !p.Moves(c) {
 				pr.Verdict = NotApplicable
 				pr.Reason = fmt.Sprintf("%s stays at the pinned version %s in %s.", c.Package, p.Version, c.Manifest)
 				r.Pins = append(r.Pins, pr)
@@ -282,7 +268,7 @@ func Evaluate(in Input) Result {
 			if !p.Enforced || moved[i] || !claims(p, u) {
 				continue
 			}
-			if u.To != "" && !leaves(p, u.To) {
+			if u.To != "" && !p.Leaves(u.To) {
 				continue
 			}
 			r.Errors = append(r.Errors, fmt.Sprintf(
@@ -466,7 +452,7 @@ func protectedFiles(files, patterns []string) []string {
 	var out []string
 	for _, f := range files {
 		for _, p := range patterns {
-			if matchPath(p, f) {
+			if pin.MatchPath(p, f) {
 				out = append(out, f)
 				break
 			}
@@ -474,36 +460,6 @@ func protectedFiles(files, patterns []string) []string {
 	}
 	sort.Strings(out)
 	return out
-}
-
-// matchPath reports whether name matches pattern, where pattern is a
-// path.Match pattern in which a "**" segment matches any number of segments.
-// An invalid pattern matches nothing.
-func matchPath(pattern, name string) bool {
-	ps := strings.Split(pattern, "/")
-	ns := strings.Split(name, "/")
-	var rec func(ps, ns []string) bool
-	rec = func(ps, ns []string) bool {
-		for len(ps) > 0 {
-			if ps[0] == "**" {
-				for i := 0; i <= len(ns); i++ {
-					if rec(ps[1:], ns[i:]) {
-						return true
-					}
-				}
-				return false
-			}
-			if len(ns) == 0 {
-				return false
-			}
-			if ok, err := path.Match(ps[0], ns[0]); err != nil || !ok {
-				return false
-			}
-			ps, ns = ps[1:], ns[1:]
-		}
-		return len(ns) == 0
-	}
-	return rec(ps, ns)
 }
 
 func appNames(cs []Check) string {

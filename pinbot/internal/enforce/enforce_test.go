@@ -396,14 +396,14 @@ func TestEvaluate(t *testing.T) {
 			name: "bot claims a pinned bump the files do not show",
 			modify: func(in *Input) {
 				in.Changes = nil
-				in.BotUpdates = []BotUpdate{{Ecosystem: pin.Pip, Package: "kopf", From: "1.40.1", To: "1.42.0", Source: "commit message"}}
+				in.BotUpdates = []pin.BotUpdate{{Ecosystem: pin.Pip, Package: "kopf", From: "1.40.1", To: "1.42.0", Source: "commit message"}}
 			},
 			want: want{Verdict: Error, Reason: "commit message claims kopf moves from 1.40.1 to 1.42.0"},
 		},
 		{
 			name: "bot claim confirmed by the files is no error",
 			modify: func(in *Input) {
-				in.BotUpdates = []BotUpdate{{Ecosystem: pin.Pip, Package: "kopf", From: "1.40.1", To: "1.42.0"}}
+				in.BotUpdates = []pin.BotUpdate{{Ecosystem: pin.Pip, Package: "kopf", From: "1.40.1", To: "1.42.0"}}
 			},
 			want: want{Verdict: Block, Pins: []Verdict{Block}, States: []string{"absent"}, Close: true, Comment: true},
 		},
@@ -411,7 +411,7 @@ func TestEvaluate(t *testing.T) {
 			name: "bot claim of an unpinned package is no error",
 			modify: func(in *Input) {
 				in.Changes = nil
-				in.BotUpdates = []BotUpdate{{Package: "requests", To: "2.32.0"}}
+				in.BotUpdates = []pin.BotUpdate{{Package: "requests", To: "2.32.0"}}
 			},
 			want: want{Verdict: NotApplicable},
 		},
@@ -419,7 +419,7 @@ func TestEvaluate(t *testing.T) {
 			name: "bot claim that keeps the pin is no error",
 			modify: func(in *Input) {
 				in.Changes = nil
-				in.BotUpdates = []BotUpdate{{Package: "kopf", From: "1.39.0", To: "1.40.1"}}
+				in.BotUpdates = []pin.BotUpdate{{Package: "kopf", From: "1.39.0", To: "1.40.1"}}
 			},
 			want: want{Verdict: NotApplicable},
 		},
@@ -480,8 +480,8 @@ func TestMatchPath(t *testing.T) {
 		{"[", "[", false},
 	}
 	for _, tt := range tests {
-		if got := matchPath(tt.pattern, tt.name); got != tt.want {
-			t.Errorf("matchPath(%q, %q) = %v, want %v", tt.pattern, tt.name, got, tt.want)
+		if got := pin.MatchPath(tt.pattern, tt.name); got != tt.want {
+			t.Errorf("MatchPath(%q, %q) = %v, want %v", tt.pattern, tt.name, got, tt.want)
 		}
 	}
 }
