@@ -12,7 +12,7 @@ package enforce
 
 import (
 	"fmt"
-		"slices"
+	"slices"
 	"sort"
 	"strings"
 
