@@ -10,7 +10,10 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-var yamlLineRE = regexp.MustCompile(`line (\d+)`)
+var (
+	yamlLineRE       = regexp.MustCompile(`line (\d+)`)
+	yamlLinePrefixRE = regexp.MustCompile(`^line \d+: `)
+)
 
 // yamlError turns a YAML error into a ReadError with the line the YAML
 // library names in its message, offset by the line the document starts on.
@@ -20,7 +23,7 @@ func yamlError(name string, startLine int, err error) error {
 		line, _ = strconv.Atoi(m[1])
 		line += startLine - 1
 	}
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	msg := yamlLinePrefixRE.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), "")
 	return &ReadError{Path: name, Line: line, Err: fmt.Errorf("parsing YAML: %s", msg)}
 }
 
