@@ -304,7 +304,8 @@ func diffFile(p string, r reader, base, head []byte) ([]Change, []string, error)
 
 // mergeDeps indexes deps by key; several distinct values under one key
 // (two resolved versions of one package) are joined with " || " in sorted
-// order, which no exact pin accepts.
+// order, which no exact pin accepts. A dependency declared without a
+// constraint gets "*", so that an empty value always means absent.
 func mergeDeps(deps []dep) map[depKey]dep {
 	vals := map[depKey][]string{}
 	first := map[depKey]dep{}
@@ -313,12 +314,16 @@ func mergeDeps(deps []dep) map[depKey]dep {
 		if _, ok := first[k]; !ok {
 			first[k] = d
 		}
+		val := d.value
+		if val == "" {
+			val = "*" // declared without a constraint: any version
+		}
 		dup := false
 		for _, v := range vals[k] {
-			dup = dup || v == d.value
+			dup = dup || v == val
 		}
 		if !dup {
-			vals[k] = append(vals[k], d.value)
+			vals[k] = append(vals[k], val)
 		}
 	}
 	out := make(map[depKey]dep, len(first))

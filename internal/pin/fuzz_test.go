@@ -1,0 +1,234 @@
+package pin
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// addFileSeeds seeds a fuzz target with every file content of the table
+// tests and the testdata trees.
+func addFileSeeds(f *testing.F) {
+	f.Helper()
+	for _, c := range diffCases {
+		for _, m := range []map[string]string{c.base, c.head} {
+			for _, content := range m {
+				f.Add([]byte(content))
+			}
+		}
+	}
+	for _, c := range errCases {
+		f.Add([]byte(c.content))
+	}
+	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err == nil {
+			f.Add(b)
+		}
+		return err
+	})
+	if err != nil {
+		f.Fatal(err)
+	}
+}
+
+// checkReader runs the invariants every manifest reader must keep on any
+// input: no panic; a file compared with itself changes nothing; a file that
+// appears either fails with a *ReadError naming it or yields additions only,
+// each with a package and a value.
+func checkReader(t *testing.T, name string, data []byte) {
+	t.Helper()
+	if cs, err := DiffFiles([]FilePair{{Path: name, Base: data, Head: data}}); err != nil || cs != nil {
+		t.Fatalf("identical file: changes %v, error %v", cs, err)
+	}
+	cs, err := DiffFiles([]FilePair{{Path: name, Head: data}})
+	if err != nil {
+		var re *ReadError
+		if !errors.As(err, &re) || re.Path != name {
+			t.Fatalf("error %v is not a *ReadError for %s", err, name)
+		}
+		if !strings.HasPrefix(err.Error(), name+":") {
+			t.Fatalf("error %q does not start with the file name", err)
+		}
+		return
+	}
+	for _, c := range cs {
+		if c.Package == "" || c.Old != "" || c.New == "" || c.Manifest != name || !c.Ecosystem.Valid() {
+			t.Fatalf("bad change for an added file: %+v", c)
+		}
+	}
+	// Removing the file removes exactly what adding it added.
+	rm, err := DiffFiles([]FilePair{{Path: name, Base: data}})
+	if err != nil || len(rm) != len(cs) {
+		t.Fatalf("removing the file: %d changes, %v; adding it gave %d", len(rm), err, len(cs))
+	}
+}
+
+func FuzzPyproject(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "pyproject.toml", data) })
+}
+
+func FuzzRequirements(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "requirements.txt", data) })
+}
+
+func FuzzUVLock(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "uv.lock", data) })
+}
+
+func FuzzPoetryLock(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "poetry.lock", data) })
+}
+
+func FuzzGoMod(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "go.mod", data) })
+}
+
+func FuzzGoWork(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "go.work", data) })
+}
+
+func FuzzPackageJSON(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "package.json", data) })
+}
+
+func FuzzPackageLock(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "package-lock.json", data) })
+}
+
+func FuzzChart(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkReader(t, "Chart.yaml", data)
+		checkReader(t, "Chart.lock", data)
+	})
+}
+
+func FuzzDockerfile(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "Dockerfile", data) })
+}
+
+func FuzzWorkflow(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkReader(t, ".github/workflows/ci.yml", data)
+		checkReader(t, ".github/actions/setup/action.yml", data)
+	})
+}
+
+func FuzzParsePEP440(f *testing.F) {
+	for _, v := range pep440Order {
+		f.Add(v)
+	}
+	for _, c := range leavesCases {
+		f.Add(c.value)
+		f.Add(c.pin)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParsePEP440(s)
+		if err != nil {
+			return
+		}
+		w, err := ParsePEP440(v.String())
+		if err != nil {
+			t.Fatalf("normal form %q of %q does not parse: %v", v.String(), s, err)
+		}
+		if v.Compare(w) != 0 || w.String() != v.String() {
+			t.Fatalf("%q and its normal form %q differ", s, v.String())
+		}
+	})
+}
+
+func FuzzParseRequirement(f *testing.F) {
+	for _, c := range []string{"kopf==1.40.1", "a[b,c]>=1,<2; python_version<'3'", "pip @ https://x/y.whl ; os_name=='nt'", "x (==1.*)"} {
+		f.Add(c)
+	}
+	for _, c := range leavesCases {
+		f.Add(c.pkg + c.value)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseRequirement(s)
+		if err != nil {
+			return
+		}
+		if r.Name == "" || NormalizeName(Pip, r.Name) != r.Name {
+			t.Fatalf("name %q of %q is not normalised", r.Name, s)
+		}
+		if !strings.HasPrefix(r.Specifier, "@ ") {
+			if _, err := ParseSpecifiers(r.Specifier); err != nil {
+				t.Fatalf("specifier %q of %q does not parse: %v", r.Specifier, s, err)
+			}
+		}
+	})
+}
+
+func FuzzLeaves(f *testing.F) {
+	for _, c := range leavesCases {
+		f.Add(string(c.eco), c.pkg, c.pin, c.value)
+	}
+	f.Fuzz(func(t *testing.T, eco, pkg, pinned, value string) {
+		p := Pin{Ecosystem: Ecosystem(eco), Package: pkg, Version: pinned}
+		if strings.TrimSpace(value) == "" && !p.Leaves(value) {
+			t.Fatal("an absent value holds the pin")
+		}
+		_ = p.Leaves(value)
+		_ = p.Moves(Change{Ecosystem: Ecosystem(eco), Package: pkg, New: value})
+	})
+}
+
+func FuzzParseDependabotCommit(f *testing.F) {
+	for _, c := range dependabotCases {
+		f.Add(c.msg)
+	}
+	f.Add(readTestdata(f, "bot/dependabot-grouped.txt"))
+	f.Fuzz(func(t *testing.T, msg string) {
+		us, err := ParseDependabotCommit(msg)
+		if err != nil {
+			return
+		}
+		for _, u := range us {
+			if strings.TrimSpace(u.Package) == "" || u.Source != SourceDependabotCommit {
+				t.Fatalf("bad update %+v", u)
+			}
+		}
+	})
+}
+
+func FuzzParseRenovateBody(f *testing.F) {
+	f.Add(readTestdata(f, "bot/renovate-body.md"))
+	f.Add(readTestdata(f, "bot/dependabot-grouped.txt"))
+	f.Fuzz(func(t *testing.T, body string) {
+		for _, u := range ParseRenovateBody(body) {
+			if u.Package == "" || u.To == "" && u.From == "" && !strings.Contains(body, "From") {
+				t.Fatalf("bad update %+v", u)
+			}
+		}
+	})
+}
+
+func FuzzParseTitle(f *testing.F) {
+	for _, c := range titleCases {
+		f.Add(c.title)
+	}
+	f.Fuzz(func(t *testing.T, title string) {
+		for _, u := range ParseTitle(title) {
+			if u.Package == "" || strings.ContainsAny(u.Package, " \t\n") || u.Source != SourceTitle {
+				t.Fatalf("bad update %+v", u)
+			}
+		}
+	})
+}
