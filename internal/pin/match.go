@@ -102,6 +102,9 @@ func matchSegs(pat, segs []string) bool {
 func holds(e Ecosystem, pkg, pinned, v string) bool {
 	v = strings.TrimSpace(v)
 	pinned = strings.TrimSpace(pinned)
+	if op, ver := splitOp(pinned); op == "==" || op == "=" {
+		pinned = ver // a pin written as a constraint ("==1.40.1")
+	}
 	if v == "" || pinned == "" || strings.Contains(v, "||") {
 		return false
 	}

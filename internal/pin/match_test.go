@@ -88,6 +88,8 @@ var leavesCases = []struct {
 	{Pip, "kopf", "1.40.1", "@ https://example.org/kopf-1.40.1.whl", true},
 	{Pip, "kopf", "1.40.1", "source {git=https://example.org/kopf}", true},
 	{Pip, "kopf", "1.40.1", "1.40.1+cpu", true},
+	{Pip, "kopf", "==1.40.1", "1.40.1", false},
+	{Pip, "kopf", "==1.40.1", "1.42.0", true},
 	{NPM, "left-pad", "1.3.0", "1.3.0", false},
 	{NPM, "left-pad", "1.3.0", "=1.3.0", false},
 	{NPM, "left-pad", "1.3.0", "v1.3.0", false},
