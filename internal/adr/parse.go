@@ -1,0 +1,496 @@
+package adr
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// Parse reads one ADR file. path is the file's slash-separated path in the
+// repository and decides the form: .yaml and .yml files are decision
+// records, Markdown files starting with "---" carry front matter, other
+// Markdown files are read Nygard-style. Problems come back as warnings; the
+// Record holds whatever could be read, so that the ADR is still listed.
+func Parse(path string, data []byte) (Record, []Warning) {
+	p := &parser{rec: Record{Path: path}}
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	if !utf8.Valid(data) {
+		p.warn(0, "the file is not valid UTF-8")
+		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
+	}
+	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	p.lines = strings.Split(string(data), "\n")
+	p.rec.Number = numberFromName(path)
+	switch ext := strings.ToLower(pathExt(path)); ext {
+	case ".yaml", ".yml":
+		p.rec.Format = YAMLRecord
+		p.yamlRecord(data)
+	case ".md", ".markdown":
+		if fm, body, ok := splitFrontMatter(data); ok {
+			p.rec.Format = FrontMatter
+			p.frontMatter(fm, body)
+		} else {
+			if bytes.HasPrefix(data, []byte("---\n")) {
+				p.warn(1, "front matter starts with --- but is never closed; the file is read as plain Markdown")
+			}
+			p.rec.Format = Nygard
+			p.nygard(string(data))
+		}
+	default:
+		p.warn(0, fmt.Sprintf("unsupported ADR file type %q (want .md, .markdown, .yaml or .yml)", ext))
+	}
+	if p.rec.Title == "" {
+		p.rec.Title = titleFromName(path)
+	}
+	p.rec.Status = strings.ToLower(strings.TrimSpace(p.rec.Status))
+	p.rec.Enforced = p.rec.Status == "" || statusWord(p.rec.Status) == "accepted"
+	if p.rec.Status != "" && !knownStatus(p.rec.Status) {
+		p.warn(p.statusLine, fmt.Sprintf("status %q is not one of accepted, proposed, rejected, deprecated, superseded by ...; the ADR's pins are not enforced", p.rec.Status))
+	}
+	src := p.rec.Source()
+	for i := range p.rec.Pins {
+		line := p.rec.Pins[i].Source.Line
+		p.rec.Pins[i].Source = src
+		p.rec.Pins[i].Source.Line = line
+		p.rec.Pins[i].Enforced = p.rec.Enforced
+	}
+	return p.rec, p.warnings
+}
+
+type parser struct {
+	lines      []string // the file's lines, for locating pins in folded text
+	rec        Record
+	warnings   []Warning
+	statusLine int
+}
+
+func (p *parser) warn(line int, msg string) {
+	p.warnings = append(p.warnings, Warning{Path: p.rec.Path, Line: line, Message: msg})
+}
+
+func knownStatus(s string) bool {
+	switch statusWord(s) {
+	case "accepted", "proposed", "rejected", "deprecated", "draft", "superseded", "withdrawn":
+		return true
+	}
+	return false
+}
+
+// statusWord is the first word of a status: "superseded by ADR-12" →
+// "superseded", "accepted (2024-05-01)" → "accepted".
+func statusWord(s string) string {
+	i := strings.IndexFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') })
+	if i < 0 {
+		return strings.ToLower(s)
+	}
+	return strings.ToLower(s[:i])
+}
+
+func pathExt(p string) string { return path.Ext(p) }
+
+var nameNumber = regexp.MustCompile(`^(?i:adr)?[-_ ]?0*([0-9]{1,6})(?:[-_. ]|$)`)
+
+// numberFromName reads the number from names like 0003-title.md,
+// 083-kopf.yaml or ADR-12-title.md.
+func numberFromName(p string) int {
+	if m := nameNumber.FindStringSubmatch(path.Base(p)); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	return 0
+}
+
+// titleFromName makes a title from a file name: "0003-use-go-github.md" →
+// "use go github".
+func titleFromName(p string) string {
+	base := strings.TrimSuffix(path.Base(p), path.Ext(p))
+	if m := nameNumber.FindStringIndex(base); m != nil {
+		base = base[m[1]:]
+	}
+	return strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(base))
+}
+
+var headingNumber = regexp.MustCompile(`^(?i:adr)?[-\s]*0*([0-9]{1,6})\s*[:.\-–—]\s*(.+)$`)
+
+// setTitle sets the title from a heading or title value, taking a leading
+// "ADR-083:" or "3." as the number when the file name has none.
+func (p *parser) setTitle(s string) {
+	s = strings.TrimSpace(s)
+	if m := headingNumber.FindStringSubmatch(s); m != nil {
+		if p.rec.Number == 0 {
+			p.rec.Number, _ = strconv.Atoi(m[1])
+		}
+		s = strings.TrimSpace(m[2])
+	}
+	p.rec.Title = s
+}
+
+// splitFrontMatter splits "---\nyaml\n---\nbody".
+func splitFrontMatter(data []byte) (fm []byte, body string, ok bool) {
+	s := string(data)
+	if !strings.HasPrefix(s, "---\n") {
+		return nil, "", false
+	}
+	rest := s[4:]
+	for off := 0; off <= len(rest); {
+		end := strings.IndexByte(rest[off:], '\n')
+		var ln string
+		if end < 0 {
+			ln = rest[off:]
+		} else {
+			ln = rest[off : off+end]
+		}
+		if strings.TrimRight(ln, " \t") == "---" || strings.TrimRight(ln, " \t") == "..." {
+			next := len(rest)
+			if end >= 0 {
+				next = off + end + 1
+			}
+			return []byte(rest[:off]), rest[next:], true
+		}
+		if end < 0 {
+			break
+		}
+		off += end + 1
+	}
+	return nil, "", false
+}
+
+// frontMatter reads MADR front matter, then the Markdown body for the title.
+func (p *parser) frontMatter(fm []byte, body string) {
+	root, err := parseYAML(fm)
+	if err != nil {
+		p.warn(yamlLine(err)+1, fmt.Sprintf("invalid front matter: %s", yamlMsg(err)))
+	}
+	if root != nil {
+		if root.Kind != yaml.MappingNode {
+			p.warn(root.Line+1, "front matter must be a mapping of keys to values")
+		} else {
+			shiftLines(root, 1)
+			p.mapping(root, false)
+		}
+	}
+	if p.rec.Title == "" {
+		if t, _ := firstHeading(body); t != "" {
+			p.setTitle(t)
+		}
+	} else if p.rec.Number == 0 {
+		if t, _ := firstHeading(body); t != "" {
+			if m := headingNumber.FindStringSubmatch(t); m != nil {
+				p.rec.Number, _ = strconv.Atoi(m[1])
+			}
+		}
+	}
+}
+
+// yamlRecord reads a YAML decision record.
+func (p *parser) yamlRecord(data []byte) {
+	root, err := parseYAML(data)
+	if err != nil {
+		p.warn(yamlLine(err), fmt.Sprintf("invalid YAML: %s", yamlMsg(err)))
+		return
+	}
+	if root == nil {
+		p.warn(0, "the decision record is empty")
+		return
+	}
+	if root.Kind != yaml.MappingNode {
+		p.warn(root.Line, "a decision record must be a mapping of keys to values")
+		return
+	}
+	p.mapping(root, true)
+	if _, ok := lookup(root, "decision"); !ok {
+		if _, ok := lookup(root, "pins"); !ok {
+			p.warn(root.Line, `the decision record has neither "decision" nor "pins"`)
+		}
+	}
+}
+
+// mapping reads the keys shared by front matter and decision records. With
+// fromText, a record without a pins key takes its pins from the decision
+// text.
+func (p *parser) mapping(m *yaml.Node, fromText bool) {
+	if v, ok := lookup(m, "number"); ok {
+		if n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(strings.ToUpper(v.Value), "ADR-"))); err == nil && v.Kind == yaml.ScalarNode && n >= 0 {
+			p.rec.Number = n
+		} else {
+			p.warn(v.Line, fmt.Sprintf("number %q is not a whole number", v.Value))
+		}
+	}
+	if v, ok := lookup(m, "title"); ok {
+		if v.Kind == yaml.ScalarNode {
+			p.setTitle(v.Value)
+		} else {
+			p.warn(v.Line, "title must be a single line of text")
+		}
+	}
+	if v, ok := lookup(m, "status"); ok {
+		p.statusLine = v.Line
+		if v.Kind == yaml.ScalarNode {
+			p.rec.Status = v.Value
+		} else {
+			p.warn(v.Line, "status must be a single value such as accepted; the ADR is not enforced")
+			p.rec.Status = "invalid"
+		}
+	}
+	if v, ok := lookup(m, "pins"); ok {
+		p.pinList(v)
+		return
+	}
+	if !fromText {
+		return
+	}
+	dec, ok := lookup(m, "decision")
+	if !ok {
+		return
+	}
+	text := scalarText(dec)
+	pins := p.scanText(text, dec.Line)
+	if len(pins) == 0 {
+		return
+	}
+	ups := upstreamRefs(text)
+	if len(ups) == 0 {
+		var all []string
+		for i := 1; i < len(m.Content); i += 2 {
+			all = append(all, scalarText(m.Content[i]))
+		}
+		ups = upstreamRefs(strings.Join(all, "\n"))
+	}
+	for i := range pins {
+		pins[i].Upstream = ups
+		pins[i].Source.Line = p.locate(dec.Line, pins[i].Package, pins[i].Version)
+	}
+	p.rec.Pins = append(p.rec.Pins, pins...)
+}
+
+// locate finds the first line from line on that mentions pkg and version;
+// folded YAML text loses its line breaks, the file keeps them.
+func (p *parser) locate(line int, pkg, version string) int {
+	for _, exact := range []bool{true, false} {
+		for i := max(line-1, 0); i < len(p.lines); i++ {
+			l := p.lines[i]
+			if exact {
+				l = strings.ReplaceAll(l, " ", "")
+				if strings.Contains(l, pkg+"=="+version) || strings.Contains(l, pkg+"==="+version) || strings.Contains(l, pkg+"@"+version) {
+					return i + 1
+				}
+			} else if strings.Contains(l, pkg) && strings.Contains(l, version) {
+				return i + 1
+			}
+		}
+	}
+	return line
+}
+
+var pinKeys = map[string]bool{"ecosystem": true, "package": true, "version": true, "paths": true, "upstream": true, "verify": true}
+
+// pinList reads a pins: list of mappings (or "pkg==1.2.3" strings).
+func (p *parser) pinList(v *yaml.Node) {
+	if v.Kind == yaml.ScalarNode && v.Tag == "!!null" {
+		return
+	}
+	if v.Kind != yaml.SequenceNode {
+		p.warn(v.Line, "pins must be a list")
+		return
+	}
+	for _, e := range v.Content {
+		if e.Kind == yaml.ScalarNode {
+			pins := p.scanText(e.Value, e.Line)
+			if len(pins) != 1 {
+				p.warn(e.Line, fmt.Sprintf("pin %q is not an exact constraint such as pkg==1.2.3 or module@v1.2.3", e.Value))
+				continue
+			}
+			p.rec.Pins = append(p.rec.Pins, pins[0])
+			continue
+		}
+		if e.Kind != yaml.MappingNode {
+			p.warn(e.Line, "each pin must be a mapping with package and version")
+			continue
+		}
+		var pn pin.Pin
+		pn.Source.Line = e.Line
+		ok := true
+		for i := 0; i+1 < len(e.Content); i += 2 {
+			k, val := e.Content[i], e.Content[i+1]
+			if !pinKeys[k.Value] {
+				p.warn(k.Line, fmt.Sprintf("unknown pin key %q (known: ecosystem, package, version, paths, upstream, verify)", k.Value))
+				continue
+			}
+			switch k.Value {
+			case "ecosystem":
+				eco, valid := ecosystem(val.Value)
+				if val.Kind != yaml.ScalarNode || !valid {
+					p.warn(val.Line, fmt.Sprintf("unknown ecosystem %q (known: pip, gomod, npm, helm, docker, github-actions); the pin is skipped", val.Value))
+					ok = false
+				}
+				pn.Ecosystem = eco
+			case "package":
+				if val.Kind != yaml.ScalarNode {
+					p.warn(val.Line, "package must be a name")
+					ok = false
+				}
+				pn.Package = strings.TrimSpace(val.Value)
+			case "version":
+				if val.Kind != yaml.ScalarNode {
+					p.warn(val.Line, "version must be a single version")
+					ok = false
+				}
+				pn.Version = strings.TrimSpace(val.Value)
+			case "paths", "upstream", "verify":
+				list, err := stringsOf(val)
+				if err != nil {
+					p.warn(val.Line, fmt.Sprintf("%s must be a string or a list of strings", k.Value))
+					ok = false
+				}
+				switch k.Value {
+				case "paths":
+					pn.Paths = list
+				case "upstream":
+					pn.Upstream = list
+				case "verify":
+					pn.Verify = list
+				}
+			}
+		}
+		if !ok {
+			continue
+		}
+		if pn.Package == "" || pn.Version == "" {
+			p.warn(e.Line, "a pin needs both package and version; the pin is skipped")
+			continue
+		}
+		if _, err := path.Match(pn.Package, ""); err != nil {
+			p.warn(e.Line, fmt.Sprintf("package pattern %q is malformed; the pin is skipped", pn.Package))
+			continue
+		}
+		if v := exactVersion(pn.Version); v == "" {
+			p.warn(e.Line, fmt.Sprintf("version %q of %s is not an exact version; the pin is skipped", pn.Version, pn.Package))
+			continue
+		} else {
+			pn.Version = v
+		}
+		p.rec.Pins = append(p.rec.Pins, pn)
+	}
+}
+
+// exactVersion strips a leading == or === and returns "" for ranges.
+func exactVersion(v string) string {
+	v = strings.TrimSpace(v)
+	for _, op := range []string{"===", "==", "="} {
+		if strings.HasPrefix(v, op) {
+			v = strings.TrimSpace(v[len(op):])
+			break
+		}
+	}
+	if v == "" || strings.ContainsAny(v, "<>~^*, |!") || v == "latest" {
+		return ""
+	}
+	return v
+}
+
+func ecosystem(s string) (pin.Ecosystem, bool) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "pip", "uv", "poetry", "pypi", "python":
+		return pin.Pip, true
+	case "gomod", "go", "go_modules", "golang":
+		return pin.Gomod, true
+	case "npm", "npm_and_yarn", "yarn", "pnpm":
+		return pin.NPM, true
+	case "helm":
+		return pin.Helm, true
+	case "docker":
+		return pin.Docker, true
+	case "github-actions", "github_actions", "actions":
+		return pin.Actions, true
+	case "":
+		return "", true
+	}
+	return pin.Ecosystem(s), false
+}
+
+func stringsOf(n *yaml.Node) ([]string, error) {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return nil, nil
+		}
+		return []string{strings.TrimSpace(n.Value)}, nil
+	case yaml.SequenceNode:
+		var out []string
+		for _, e := range n.Content {
+			if e.Kind != yaml.ScalarNode {
+				return nil, fmt.Errorf("not a string")
+			}
+			out = append(out, strings.TrimSpace(e.Value))
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("not a string")
+}
+
+func parseYAML(data []byte) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, err
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return nil, nil
+	}
+	return root, nil
+}
+
+func shiftLines(n *yaml.Node, by int) {
+	n.Line += by
+	for _, c := range n.Content {
+		shiftLines(c, by)
+	}
+}
+
+func lookup(m *yaml.Node, key string) (*yaml.Node, bool) {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			return m.Content[i+1], true
+		}
+	}
+	return nil, false
+}
+
+// scalarText joins every scalar under n.
+func scalarText(n *yaml.Node) string {
+	if n.Kind == yaml.ScalarNode {
+		return n.Value
+	}
+	var parts []string
+	for _, c := range n.Content {
+		parts = append(parts, scalarText(c))
+	}
+	return strings.Join(parts, "\n")
+}
+
+func yamlLine(err error) int {
+	var n int
+	if _, e := fmt.Sscanf(strings.TrimPrefix(err.Error(), "yaml: "), "line %d:", &n); e == nil {
+		return n
+	}
+	return 0
+}
+
+func yamlMsg(err error) string {
+	s := strings.TrimPrefix(err.Error(), "yaml: ")
+	if i := strings.Index(s, ": "); i >= 0 && strings.HasPrefix(s, "line ") {
+		s = s[i+2:]
+	}
+	return s
+}
