@@ -44,19 +44,23 @@ func Comment(r Result, repo RepoRef) string {
 	}
 
 	pkgs := packages(moving)
+	subject := fmt.Sprintf("%s %s pinned by %s", strings.Join(code(pkgs), ", "), plural(len(pkgs), "is", "are"), citeShort(sources(moving)))
 	switch r.Verdict {
 	case Block:
-		fmt.Fprintf(&b, "### pinbot: %s is pinned by an ADR\n\n", strings.Join(code(pkgs), ", "))
+		fmt.Fprintf(&b, "### pinbot: %s\n\n", subject)
 		b.WriteString("This pull request moves a dependency that an accepted ADR pins to an exact version, and the required verification has not passed.")
 		if r.Close {
 			b.WriteString(" pinbot closes it.")
 		}
 		b.WriteString("\n\n")
+		if len(r.Protected) > 0 {
+			fmt.Fprintf(&b, "It also changes %s, which could alter its own verification; a pull request must not vouch for itself. Move those changes to a separate pull request.\n\n", strings.Join(code(r.Protected), ", "))
+		}
 	case Pending:
-		fmt.Fprintf(&b, "### pinbot: %s is pinned by an ADR, verification pending\n\n", strings.Join(code(pkgs), ", "))
+		fmt.Fprintf(&b, "### pinbot: %s, verification pending\n\n", subject)
 		b.WriteString("This pull request moves a dependency that an accepted ADR pins to an exact version. pinbot waits for the required verification before deciding.\n\n")
 	case Allow:
-		fmt.Fprintf(&b, "### pinbot: %s is pinned by an ADR, verification passed\n\n", strings.Join(code(pkgs), ", "))
+		fmt.Fprintf(&b, "### pinbot: %s, verification passed\n\n", subject)
 		b.WriteString("This pull request moves a dependency that an accepted ADR pins to an exact version; the required verification passed on the head commit, so pinbot allows it. Update the ADR in the same change or right after.\n\n")
 	default:
 		fmt.Fprintf(&b, "### pinbot: %s\n\n", r.Verdict)
@@ -123,6 +127,29 @@ func movingPins(r Result) []PinResult {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Change.Package < out[j].Change.Package })
 	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// citeShort names ADRs briefly for a heading: "ADR 83", "ADR 83 and ADR 3".
+func citeShort(srcs []pin.Source) string {
+	var names []string
+	for _, s := range srcs {
+		if s.Number != 0 {
+			names = append(names, fmt.Sprintf("ADR %d", s.Number))
+		} else {
+			names = append(names, text(adr.Cite(s)))
+		}
+	}
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 func lastDistinct(ps []PinResult) int {
@@ -294,8 +321,11 @@ func dependabotEcosystem(e pin.Ecosystem) string {
 // pinned version.
 func renovateAllowed(p pin.Pin) string {
 	v := strings.TrimLeft(strings.TrimSpace(p.Version), "=")
-	if p.Ecosystem == pin.Pip {
+	switch p.Ecosystem {
+	case pin.Pip:
 		return "==" + v
+	case pin.Docker:
+		return v
 	}
-	return v
+	return strings.TrimPrefix(v, "v")
 }

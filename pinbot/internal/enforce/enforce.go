@@ -217,6 +217,9 @@ type Result struct {
 	// Ignored is true when the configuration says to leave this pull
 	// request alone (a human author with humanPRs: ignore).
 	Ignored bool `json:"ignored,omitempty"`
+	// Protected lists the files under Config.Verification.ProtectedPaths the
+	// pull request touches; when a pin moves they alone make it Block.
+	Protected []string `json:"protected,omitempty"`
 }
 
 // Evaluate decides on a pull request. It never returns an error: anything
@@ -241,6 +244,7 @@ func Evaluate(in Input) Result {
 	}
 
 	protected := protectedFiles(in.PR.Files, cfg.Verification.ProtectedPaths)
+	r.Protected = protected
 	moved := map[int]bool{} // indexes of enforced pins some change moves
 	for _, c := range in.Changes {
 		for i, p := range in.Pins {
