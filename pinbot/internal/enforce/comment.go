@@ -38,6 +38,14 @@ func Comment(r Result, repo RepoRef) string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
 	moving := movingPins(r)
+	if r.Verdict == Error {
+		b.WriteString("### pinbot: could not decide\n\n")
+		b.WriteString("pinbot could not read everything it needs, so it neither allows nor closes this pull request:\n\n")
+		for _, e := range r.Errors {
+			fmt.Fprintf(&b, "- %s\n", text(e))
+		}
+		return b.String()
+	}
 	if len(moving) == 0 {
 		fmt.Fprintf(&b, "**pinbot: %s.** No dependency pinned by an accepted ADR leaves its pinned version.\n", r.Verdict)
 		return b.String()

@@ -1,6 +1,7 @@
 package enforce
 
 import (
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -42,6 +43,9 @@ func TestComment(t *testing.T) {
 			in.Changes = append(in.Changes, pin.Change{Ecosystem: pin.Gomod, Package: "sigs.k8s.io/controller-runtime", Manifest: "operator/go.mod", Old: "v0.25.3", New: "v0.26.0", Resolved: true})
 			in.PR.Files = append(in.PR.Files, ".github/workflows/ci.yml")
 		}, repo: RepoRef{Owner: "acme", Name: "operator", ServerURL: "https://ghe.example.com/", BaseRef: "release/1.x"}},
+		{name: "error", modify: func(in *Input) {
+			in.ReadErrors = []error{&pin.ReadError{Path: "uv.lock", Line: 12, Err: errors.New("invalid TOML")}}
+		}, repo: repo},
 		{name: "not-applicable", modify: func(in *Input) { in.Changes = nil }, repo: repo},
 	}
 	for _, tt := range tests {

@@ -245,9 +245,8 @@ func Evaluate(in Input) Result {
 
 	protected := protectedFiles(in.PR.Files, cfg.Verification.ProtectedPaths)
 	r.Protected = protected
-	moved := map[int]bool{} // indexes of enforced pins some change moves
 	for _, c := range in.Changes {
-		for i, p := range in.Pins {
+		for _, p := range in.Pins {
 			if !p.Enforced || !p.Matches(c) {
 				continue
 			}
@@ -258,7 +257,6 @@ func Evaluate(in Input) Result {
 				r.Pins = append(r.Pins, pr)
 				continue
 			}
-			moved[i] = true
 			decidePin(&pr, in, protected)
 			r.Pins = append(r.Pins, pr)
 		}
@@ -266,10 +264,15 @@ func Evaluate(in Input) Result {
 
 	// Bot metadata is a cross-check, never the only evidence: a claimed move
 	// of a pinned dependency that no manifest shows means the files were not
-	// read completely (an unknown manifest format, a missing lock file).
+	// read completely (an unknown manifest format, a missing lock file). The
+	// files decide whenever they show the package at all.
+	reported := map[int]bool{}
 	for _, u := range in.BotUpdates {
+		if shown(u, in.Changes) {
+			continue
+		}
 		for i, p := range in.Pins {
-			if !p.Enforced || moved[i] || !claims(p, u) {
+			if !p.Enforced || reported[i] || !claims(p, u) {
 				continue
 			}
 			if u.To != "" && !p.Leaves(u.To) {
@@ -278,7 +281,7 @@ func Evaluate(in Input) Result {
 			r.Errors = append(r.Errors, fmt.Sprintf(
 				"the %s claims %s moves%s, but no manifest pinbot read shows the change; the pin of %s cannot be checked",
 				orDefault(u.Source, "bot metadata"), u.Package, fromTo(u.From, u.To), adr.Cite(p.Source)))
-			moved[i] = true // one error per pin is enough
+			reported[i] = true
 		}
 	}
 

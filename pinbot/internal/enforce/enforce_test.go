@@ -408,6 +408,14 @@ func TestEvaluate(t *testing.T) {
 			want: want{Verdict: Block, Pins: []Verdict{Block}, States: []string{"absent"}, Close: true, Comment: true},
 		},
 		{
+			name: "bot claim shown by the files outside the pin's paths is no error",
+			modify: func(in *Input) {
+				in.Pins[0].Paths = []string{"services/api/pyproject.toml"}
+				in.BotUpdates = []pin.BotUpdate{{Ecosystem: pin.Pip, Package: "kopf", From: "1.40.1", To: "1.42.0"}}
+			},
+			want: want{Verdict: NotApplicable},
+		},
+		{
 			name: "bot claim of an unpinned package is no error",
 			modify: func(in *Input) {
 				in.Changes = nil
@@ -483,5 +491,23 @@ func TestMatchPath(t *testing.T) {
 		if got := pin.MatchPath(tt.pattern, tt.name); got != tt.want {
 			t.Errorf("MatchPath(%q, %q) = %v, want %v", tt.pattern, tt.name, got, tt.want)
 		}
+	}
+}
+
+func TestClaims(t *testing.T) {
+	msg := "Bump kopf from 1.40.1 to 1.42.0\n\nBumps [kopf](https://github.com/nolar/kopf) from 1.40.1 to 1.42.0.\n\n---\nupdated-dependencies:\n- dependency-name: kopf\n  dependency-version: 1.42.0\n  dependency-type: direct:production\n...\n\nSigned-off-by: dependabot[bot] <support@github.com>\n"
+	pr := PullRequest{Author: "alice", Title: "Bump requests from 2.31.0 to 2.32.0", Commits: []string{msg, "fix typo"}}
+	got := Claims(pr, DefaultConfig().Bots)
+	if len(got) != 1 || got[0].Package != "kopf" || got[0].To != "1.42.0" {
+		t.Errorf("Claims(human PR) = %+v, want only the commit's kopf update", got)
+	}
+	pr.Author = "dependabot[bot]"
+	got = Claims(pr, DefaultConfig().Bots)
+	var names []string
+	for _, u := range got {
+		names = append(names, u.Package)
+	}
+	if diff := cmp.Diff([]string{"kopf", "requests"}, names); diff != "" {
+		t.Errorf("Claims(bot PR) packages mismatch (-want +got):\n%s", diff)
 	}
 }

@@ -2,6 +2,7 @@ package enforce
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin"
@@ -29,4 +30,37 @@ func claims(p pin.Pin, u pin.BotUpdate) bool {
 		return err == nil && ok
 	}
 	return false
+}
+
+// shown reports whether some change names the package of the bot update u.
+func shown(u pin.BotUpdate, changes []pin.Change) bool {
+	for _, c := range changes {
+		if u.Ecosystem != "" && u.Ecosystem != c.Ecosystem {
+			continue
+		}
+		if pin.NormalizeName(c.Ecosystem, u.Package) == pin.NormalizeName(c.Ecosystem, c.Package) {
+			return true
+		}
+	}
+	return false
+}
+
+// Claims collects what bot metadata says a pull request updates, for
+// Input.BotUpdates: the Dependabot metadata block of every commit message
+// and, when the author is a bot (AuthorIsBot or one of bots), the Renovate
+// update table of the body and the title. Metadata that cannot be parsed is
+// skipped: it is a cross-check, and the manifests stay the evidence.
+func Claims(pr PullRequest, bots []string) []pin.BotUpdate {
+	var out []pin.BotUpdate
+	for _, msg := range pr.Commits {
+		us, err := pin.ParseDependabotCommit(msg)
+		if err == nil {
+			out = append(out, us...)
+		}
+	}
+	if pr.AuthorIsBot || slices.Contains(bots, pr.Author) {
+		out = append(out, pin.ParseRenovateBody(pr.Body)...)
+		out = append(out, pin.ParseTitle(pr.Title)...)
+	}
+	return out
 }
