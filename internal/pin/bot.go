@@ -151,7 +151,8 @@ var (
 // changes written "`A` -> `B`" or "`A` → `B`". The ecosystem comes from the
 // Merge Confidence badge's datasource or a "Type" of "action" when present.
 // The similar "| Package | From | To |" table of grouped Dependabot PRs is
-// read too. Text that is not such a table is ignored.
+// read too. Rows without a version are skipped, and text that is not such a
+// table is ignored.
 func ParseRenovateBody(body string) []BotUpdate {
 	lines := strings.Split(strings.ReplaceAll(body, "\r\n", "\n"), "\n")
 	var out []BotUpdate
@@ -193,7 +194,6 @@ func ParseRenovateBody(body string) []BotUpdate {
 				vals := backtickRE.FindAllStringSubmatch(get(chCol), -1)
 				switch len(vals) {
 				case 0:
-					continue
 				case 1:
 					u.To = strings.TrimSpace(vals[0][1])
 				default:
@@ -201,6 +201,9 @@ func ParseRenovateBody(body string) []BotUpdate {
 				}
 			} else {
 				u.From, u.To = cellText(get(fromCol)), cellText(get(toCol))
+			}
+			if u.From == "" && u.To == "" {
+				continue
 			}
 			if m := datasourceRE.FindStringSubmatch(lines[i]); m != nil {
 				u.Ecosystem = datasourceEcosystem(m[1])

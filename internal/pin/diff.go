@@ -280,6 +280,12 @@ func diffFile(p string, r reader, base, head []byte) ([]Change, []string, error)
 			errs = append(errs, err)
 			return nil
 		}
+		for _, d := range pr.deps {
+			if strings.TrimSpace(d.pkg) == "" {
+				errs = append(errs, &ReadError{Path: p, Err: fmt.Errorf("a %s dependency has an empty name", d.eco)})
+				return nil
+			}
+		}
 		incs = append(incs, pr.includes...)
 		return mergeDeps(pr.deps)
 	}

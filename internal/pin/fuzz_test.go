@@ -213,7 +213,7 @@ func FuzzParseRenovateBody(f *testing.F) {
 	f.Add(readTestdata(f, "bot/dependabot-grouped.txt"))
 	f.Fuzz(func(t *testing.T, body string) {
 		for _, u := range ParseRenovateBody(body) {
-			if u.Package == "" || u.To == "" && u.From == "" && !strings.Contains(body, "From") {
+			if u.Package == "" || u.To == "" && u.From == "" || u.Source != SourceRenovateBody {
 				t.Fatalf("bad update %+v", u)
 			}
 		}

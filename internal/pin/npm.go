@@ -97,6 +97,7 @@ func readPackageLock(name string, data []byte) (parsed, error) {
 		}
 		return parsed{deps: out}, nil
 	}
+	var err error
 	var walk func(m map[string]lockV1Dep)
 	walk = func(m map[string]lockV1Dep) {
 		keys := make([]string, 0, len(m))
@@ -106,10 +107,16 @@ func readPackageLock(name string, data []byte) (parsed, error) {
 		sort.Strings(keys)
 		for _, k := range keys {
 			d := m[k]
+			if d.Version == "" && err == nil {
+				err = &ReadError{Path: name, Line: lineOf(data, `"`+k+`"`), Err: fmt.Errorf("dependency %q has no version", k)}
+			}
 			out = append(out, dep{eco: NPM, pkg: NormalizeName(NPM, k), value: d.Version, resolved: true})
 			walk(d.Dependencies)
 		}
 	}
 	walk(doc.Dependencies)
+	if err != nil {
+		return parsed{}, err
+	}
 	return parsed{deps: out}, nil
 }
