@@ -1,0 +1,98 @@
+package sample
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubetenant/kubetenant/internal/memcheck"
+)
+
+// script is a Source that returns its results in order, then its last one.
+type script struct {
+	results []error // nil means a successful read
+	n       int
+}
+
+func (s *script) Read(context.Context) (int64, error) {
+	i := min(s.n, len(s.results)-1)
+	s.n++
+	if s.results[i] != nil {
+		return 0, s.results[i]
+	}
+	return int64(s.n) << 20, nil
+}
+
+func (s *script) String() string { return "script" }
+
+func TestLoop(t *testing.T) {
+	boom := errors.New("boom")
+	tests := []struct {
+		name        string
+		results     []error
+		maxFailures int
+		wantSamples int // at least this many
+		wantErr     string
+	}{
+		{name: "runs for the duration", results: []error{nil}, wantSamples: 10},
+		{name: "first read fails", results: []error{boom}, wantErr: "reading script: boom"},
+		{name: "transient failures are tolerated", results: []error{nil, boom, boom, nil}, wantSamples: 8},
+		{name: "too many failures in a row", results: []error{nil, boom}, maxFailures: 3, wantSamples: 1, wantErr: "3 reads in a row failed, the last: boom"},
+		{name: "process exits", results: []error{nil, nil, fmt.Errorf("x: %w", ErrExited)}, wantSamples: 2, wantErr: "process exited"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var seen []time.Duration
+			var tolerated int
+			l := Loop{
+				Source: &script{results: tt.results}, Interval: 2 * time.Millisecond, Duration: 40 * time.Millisecond,
+				MaxFailures: tt.maxFailures,
+				OnSample:    func(_ memcheck.Sample, elapsed time.Duration) { seen = append(seen, elapsed) },
+				OnError:     func(error) { tolerated++ },
+			}
+			got, err := l.Run(context.Background())
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("Run = %d samples, %v; want error containing %q", len(got), err, tt.wantErr)
+				}
+			} else if err != nil {
+				t.Fatalf("Run: %v", err)
+			}
+			if len(got) < tt.wantSamples || len(seen) != len(got) {
+				t.Errorf("got %d samples (%d seen), want at least %d", len(got), len(seen), tt.wantSamples)
+			}
+			for i := 1; i < len(got); i++ {
+				if !got[i].Time.After(got[i-1].Time) {
+					t.Errorf("sample %d not after sample %d", i, i-1)
+				}
+			}
+			if tt.wantErr == "" && seen[len(seen)-1] < l.Duration {
+				t.Errorf("last sample at %s, before the %s duration", seen[len(seen)-1], l.Duration)
+			}
+			if tt.name == "transient failures are tolerated" && tolerated != 2 {
+				t.Errorf("OnError saw %d errors, want 2", tolerated)
+			}
+		})
+	}
+}
+
+func TestLoopStopAndCancel(t *testing.T) {
+	stop := make(chan struct{})
+	close(stop)
+	_, err := Loop{Source: &script{results: []error{nil}}, Interval: time.Millisecond, Duration: time.Hour, Stop: stop}.Run(context.Background())
+	if !errors.Is(err, ErrStopped) {
+		t.Errorf("Run with Stop closed = %v, want ErrStopped", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got, err := Loop{Source: &script{results: []error{nil}}, Interval: time.Millisecond, Duration: time.Hour}.Run(ctx)
+	if !errors.Is(err, context.Canceled) || len(got) != 1 {
+		t.Errorf("Run with a cancelled context = %d samples, %v; want 1 and context.Canceled", len(got), err)
+	}
+	if _, err := (Loop{Source: &script{results: []error{nil}}}).Run(context.Background()); err == nil {
+		t.Error("Run without interval and duration did not fail")
+	}
+}
