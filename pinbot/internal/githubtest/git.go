@@ -1,0 +1,305 @@
+package githubtest
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// Author is who a commit is written by.
+type Author struct {
+	Name  string
+	Email string
+}
+
+// Dependabot is the author GitHub shows on Dependabot's commits.
+var Dependabot = Author{Name: "dependabot[bot]", Email: "49699333+dependabot[bot]@users.noreply.github.com"}
+
+// Renovate is the author GitHub shows on Renovate's commits.
+var Renovate = Author{Name: "renovate[bot]", Email: "29139614+renovate[bot]@users.noreply.github.com"}
+
+// gitRepo is a real git repository on disk with a work tree the simulator
+// commits through. Reads use plumbing commands on object ids, so they never
+// depend on what is checked out.
+type gitRepo struct {
+	dir string
+
+	mu    sync.Mutex
+	trees map[string][]treeEntry // by commit or tree sha; immutable
+	blobs map[string][]byte
+	diffs map[string][]changedFile // by "base..head" shas; immutable
+	logs  map[string][]logEntry
+}
+
+// treeEntry is one line of `git ls-tree -r -t -l`.
+type treeEntry struct {
+	Mode string
+	Type string // blob or tree
+	SHA  string
+	Size int64
+	Path string
+}
+
+func newGitRepo(dir string) (*gitRepo, error) {
+	g := &gitRepo{dir: dir, trees: map[string][]treeEntry{}, blobs: map[string][]byte{},
+		diffs: map[string][]changedFile{}, logs: map[string][]logEntry{}}
+	if _, err := g.git(nil, "init", "-q", "-b", "main"); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// git runs git in the repository with a fixed identity and date so that
+// commits are reproducible.
+func (g *gitRepo) git(stdin []byte, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir = g.dir
+	cmd.Env = append(os.Environ(),
+		"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "HOME="+g.dir,
+		"GIT_COMMITTER_NAME=GitHub", "GIT_COMMITTER_EMAIL=noreply@github.com",
+		"GIT_AUTHOR_DATE=2026-12-01T10:00:00Z", "GIT_COMMITTER_DATE=2026-12-01T10:00:00Z",
+	)
+	if stdin != nil {
+		cmd.Stdin = bytes.NewReader(stdin)
+	}
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("git %s: %w: %s", strings.Join(args, " "), err, errb.String())
+	}
+	return out.String(), nil
+}
+
+// commit writes files (a nil value deletes the file) on branch, starting the
+// branch at from when it does not exist yet, and returns the new commit's sha.
+func (g *gitRepo) commit(branch, from string, files map[string][]byte, msg string, author Author) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, err := g.git(nil, "rev-parse", "--verify", "-q", "refs/heads/"+branch); err == nil {
+		if _, err := g.git(nil, "checkout", "-q", branch); err != nil {
+			return "", err
+		}
+	} else if from == "" {
+		if _, err := g.git(nil, "checkout", "-q", "--orphan", branch); err != nil {
+			return "", err
+		}
+	} else if _, err := g.git(nil, "checkout", "-q", "-b", branch, from); err != nil {
+		return "", err
+	}
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		p := filepath.Join(g.dir, filepath.FromSlash(name))
+		if files[name] == nil {
+			if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+				return "", err
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+			return "", err
+		}
+	}
+	if _, err := g.git(nil, "add", "-A"); err != nil {
+		return "", err
+	}
+	if author.Name == "" {
+		author = Author{Name: "Octo Cat", Email: "octocat@example.com"}
+	}
+	if _, err := g.git(nil, "commit", "-q", "--allow-empty", "-m", msg,
+		"--author", fmt.Sprintf("%s <%s>", author.Name, author.Email)); err != nil {
+		return "", err
+	}
+	return g.revParse(branch)
+}
+
+func (g *gitRepo) revParse(ref string) (string, error) {
+	out, err := g.git(nil, "rev-parse", "--verify", "-q", ref+"^{commit}")
+	if err != nil {
+		return "", fmt.Errorf("unknown ref %q", ref)
+	}
+	return strings.TrimSpace(out), nil
+}
+
+// tree lists every entry of the commit or tree, recursively.
+func (g *gitRepo) tree(sha string) ([]treeEntry, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t, ok := g.trees[sha]; ok {
+		return t, nil
+	}
+	out, err := g.git(nil, "ls-tree", "-r", "-t", "-l", "-z", sha)
+	if err != nil {
+		return nil, err
+	}
+	var entries []treeEntry
+	for _, line := range strings.Split(out, "\x00") {
+		if line == "" {
+			continue
+		}
+		meta, path, ok := strings.Cut(line, "\t")
+		f := strings.Fields(meta)
+		if !ok || len(f) != 4 {
+			return nil, fmt.Errorf("parsing ls-tree line %q", line)
+		}
+		size, _ := strconv.ParseInt(f[3], 10, 64)
+		entries = append(entries, treeEntry{Mode: f[0], Type: f[1], SHA: f[2], Size: size, Path: path})
+	}
+	g.trees[sha] = entries
+	return entries, nil
+}
+
+// treeSHA returns the tree object of a commit.
+func (g *gitRepo) treeSHA(commit string) (string, error) {
+	out, err := g.git(nil, "rev-parse", commit+"^{tree}")
+	return strings.TrimSpace(out), err
+}
+
+func (g *gitRepo) blob(sha string) ([]byte, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if b, ok := g.blobs[sha]; ok {
+		return b, nil
+	}
+	out, err := g.git(nil, "cat-file", "blob", sha)
+	if err != nil {
+		return nil, err
+	}
+	g.blobs[sha] = []byte(out)
+	return []byte(out), nil
+}
+
+func (g *gitRepo) mergeBase(a, b string) (string, error) {
+	out, err := g.git(nil, "merge-base", a, b)
+	return strings.TrimSpace(out), err
+}
+
+// changedFile is one entry of a diff between two commits.
+type changedFile struct {
+	Status    string // added, removed, modified
+	Path      string
+	SHA       string // blob at head; at base for removed files
+	Additions int
+	Deletions int
+	Patch     string
+}
+
+func (g *gitRepo) diff(base, head string) ([]changedFile, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if d, ok := g.diffs[base+".."+head]; ok {
+		return d, nil
+	}
+	out, err := g.git(nil, "diff", "--no-renames", "--raw", "--numstat", "-z", base, head)
+	if err != nil {
+		return nil, err
+	}
+	// --raw -z: ":old new oldsha newsha status\0path\0"; numstat -z: "add\tdel\tpath\0".
+	parts := strings.Split(out, "\x00")
+	var files []changedFile
+	byPath := map[string]*changedFile{}
+	for i := 0; i < len(parts); i++ {
+		p := parts[i]
+		switch {
+		case strings.HasPrefix(p, ":"):
+			f := strings.Fields(p)
+			if len(f) < 5 || i+1 >= len(parts) {
+				return nil, fmt.Errorf("parsing diff line %q", p)
+			}
+			i++
+			cf := changedFile{Path: parts[i], SHA: f[3]}
+			switch f[4][0] {
+			case 'A':
+				cf.Status = "added"
+			case 'D':
+				cf.Status, cf.SHA = "removed", f[2]
+			default:
+				cf.Status = "modified"
+			}
+			files = append(files, cf)
+		case strings.Count(p, "\t") == 2:
+			f := strings.SplitN(p, "\t", 3)
+			a, _ := strconv.Atoi(f[0])
+			d, _ := strconv.Atoi(f[1])
+			if byPath == nil || len(byPath) == 0 {
+				for j := range files {
+					byPath[files[j].Path] = &files[j]
+				}
+			}
+			if cf, ok := byPath[f[2]]; ok {
+				cf.Additions, cf.Deletions = a, d
+			}
+		}
+	}
+	for i := range files {
+		patch, err := g.git(nil, "diff", "--no-renames", "-U3", base, head, "--", files[i].Path)
+		if err != nil {
+			return nil, err
+		}
+		if at := strings.Index(patch, "\n@@"); at >= 0 {
+			files[i].Patch = strings.TrimSuffix(patch[at+1:], "\n")
+		}
+	}
+	if isSHA(base) && isSHA(head) {
+		g.diffs[base+".."+head] = files
+	}
+	return files, nil
+}
+
+func isSHA(s string) bool {
+	if len(s) != 40 {
+		return false
+	}
+	for _, c := range s {
+		if !strings.ContainsRune("0123456789abcdef", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// logEntry is one commit between two commits.
+type logEntry struct {
+	SHA, Parent, AuthorName, AuthorEmail, Message string
+}
+
+func (g *gitRepo) log(base, head string) ([]logEntry, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if l, ok := g.logs[base+".."+head]; ok {
+		return l, nil
+	}
+	out, err := g.git(nil, "log", "--reverse", "-z", "--format=%H%x1f%P%x1f%an%x1f%ae%x1f%B", base+".."+head)
+	if err != nil {
+		return nil, err
+	}
+	var entries []logEntry
+	for _, rec := range strings.Split(out, "\x00") {
+		rec = strings.TrimLeft(rec, "\n")
+		if rec == "" {
+			continue
+		}
+		f := strings.SplitN(rec, "\x1f", 5)
+		if len(f) != 5 {
+			return nil, fmt.Errorf("parsing git log record %q", rec)
+		}
+		parent, _, _ := strings.Cut(f[1], " ")
+		entries = append(entries, logEntry{SHA: f[0], Parent: parent, AuthorName: f[2], AuthorEmail: f[3], Message: strings.TrimRight(f[4], "\n")})
+	}
+	if isSHA(base) && isSHA(head) {
+		g.logs[base+".."+head] = entries
+	}
+	return entries, nil
+}

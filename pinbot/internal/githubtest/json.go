@@ -1,0 +1,220 @@
+package githubtest
+
+import (
+	"encoding/base64"
+	"fmt"
+	"time"
+)
+
+// The functions below render GitHub's JSON. Field names and shapes follow
+// docs.github.com/rest and the octokit/webhooks payload examples.
+
+type obj = map[string]any
+
+func ts(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+func tsp(t *time.Time) any {
+	if t == nil {
+		return nil
+	}
+	return ts(*t)
+}
+
+func nodeID(kind string, id int64) string {
+	return base64.StdEncoding.EncodeToString([]byte(fmt.Sprintf("0%d:%s%d", len(kind), kind, id)))
+}
+
+func (s *Server) userJSON(base string, u User) obj {
+	if u.Type == "" {
+		u.Type = "User"
+	}
+	return obj{
+		"login": u.Login, "id": u.ID, "node_id": nodeID("User", u.ID), "type": u.Type, "site_admin": false,
+		"gravatar_id": "", "avatar_url": fmt.Sprintf("https://avatars.githubusercontent.com/u/%d?v=4", u.ID),
+		"url": base + "users/" + u.Login, "html_url": htmlURL(u.Login),
+	}
+}
+
+func (s *Server) appJSON(base string, a App) obj {
+	owner := User{Login: "github", ID: 9919, Type: "Organization"}
+	if a.ID == s.opts.AppID {
+		owner = User{Login: "kubetenant", ID: 777, Type: "Organization"}
+	}
+	return obj{
+		"id": a.ID, "slug": a.Slug, "node_id": nodeID("App", a.ID), "name": a.Name, "description": "",
+		"owner": s.userJSON(base, owner), "external_url": "https://example.com", "html_url": htmlURL("apps/" + a.Slug),
+		"created_at": ts(epoch.AddDate(-1, 0, 0)), "updated_at": ts(epoch.AddDate(-1, 0, 0)),
+		"permissions": obj{"checks": "write", "contents": "read", "metadata": "read", "pull_requests": "write"},
+		"events":      []string{},
+	}
+}
+
+func (r *Repo) repoJSON(base string) obj {
+	owner := User{Login: r.Owner, ID: 1000 + int64(len(r.Owner)), Type: "Organization"}
+	vis := "private"
+	if r.Public {
+		vis = "public"
+	}
+	return obj{
+		"id": r.ID, "node_id": nodeID("Repository", r.ID), "name": r.Name, "full_name": r.FullName(),
+		"private": !r.Public, "visibility": vis, "owner": r.s.userJSON(base, owner), "fork": false,
+		"url": base + "repos/" + r.FullName(), "html_url": htmlURL(r.FullName()), "default_branch": r.DefaultBranch,
+		"archived": false, "disabled": false,
+	}
+}
+
+func (r *Repo) branchJSON(base, ref, sha string, u User) obj {
+	return obj{"label": r.Owner + ":" + ref, "ref": ref, "sha": sha, "user": r.s.userJSON(base, u), "repo": r.repoJSON(base)}
+}
+
+func (r *Repo) prJSON(base string, pr *pullRequest) obj {
+	baseSHA, _ := r.git.revParse(pr.baseRef)
+	labels := []obj{}
+	for i, l := range pr.labels {
+		labels = append(labels, obj{"id": int64(i + 1), "name": l, "color": "0366d6", "default": false})
+	}
+	files, _ := r.git.diff(mustMergeBase(r, baseSHA, pr.headSHA), pr.headSHA)
+	adds, dels := 0, 0
+	for _, f := range files {
+		adds += f.Additions
+		dels += f.Deletions
+	}
+	commits, _ := r.git.log(baseSHA, pr.headSHA)
+	comments := 0
+	for _, c := range r.comments {
+		if c.issue == pr.number {
+			comments++
+		}
+	}
+	var body any = pr.body
+	if pr.body == "" {
+		body = nil
+	}
+	owner := User{Login: r.Owner, ID: 1000 + int64(len(r.Owner)), Type: "Organization"}
+	return obj{
+		"url": r.apiURL(base, "/pulls/%d", pr.number), "id": pr.id, "node_id": nodeID("PullRequest", pr.id),
+		"html_url":  htmlURL(fmt.Sprintf("%s/pull/%d", r.FullName(), pr.number)),
+		"issue_url": r.apiURL(base, "/issues/%d", pr.number), "number": pr.number, "state": pr.state,
+		"locked": false, "title": pr.title, "user": r.s.userJSON(base, pr.user), "body": body,
+		"created_at": ts(pr.createdAt), "updated_at": ts(pr.updatedAt), "closed_at": tsp(pr.closedAt),
+		"merged_at": nil, "merge_commit_sha": nil, "assignee": nil, "assignees": []obj{},
+		"requested_reviewers": []obj{}, "requested_teams": []obj{}, "labels": labels, "milestone": nil,
+		"draft": false, "head": r.branchJSON(base, pr.headRef, pr.headSHA, owner),
+		"base": r.branchJSON(base, pr.baseRef, baseSHA, owner), "author_association": "CONTRIBUTOR",
+		"auto_merge": nil, "active_lock_reason": nil, "merged": false, "mergeable": true, "rebaseable": true,
+		"mergeable_state": "clean", "merged_by": nil, "comments": comments, "review_comments": 0,
+		"maintainer_can_modify": false, "commits": len(commits), "additions": adds, "deletions": dels,
+		"changed_files": len(files),
+	}
+}
+
+func mustMergeBase(r *Repo, a, b string) string {
+	mb, err := r.git.mergeBase(a, b)
+	if err != nil {
+		return a
+	}
+	return mb
+}
+
+// prRefJSON is the short pull request form check runs and suites carry.
+func (r *Repo) prRefJSON(base string, pr *pullRequest) obj {
+	baseSHA, _ := r.git.revParse(pr.baseRef)
+	short := obj{"id": r.ID, "url": base + "repos/" + r.FullName(), "name": r.Name}
+	return obj{
+		"url": r.apiURL(base, "/pulls/%d", pr.number), "id": pr.id, "number": pr.number,
+		"head": obj{"ref": pr.headRef, "sha": pr.headSHA, "repo": short},
+		"base": obj{"ref": pr.baseRef, "sha": baseSHA, "repo": short},
+	}
+}
+
+func (r *Repo) checkSuiteJSON(base string, cs *checkSuite) obj {
+	prs := []obj{}
+	for _, pr := range r.prsForSHA(cs.headSHA) {
+		prs = append(prs, r.prRefJSON(base, pr))
+	}
+	runs := 0
+	for _, cr := range r.checkRuns {
+		if cr.suite == cs {
+			runs++
+		}
+	}
+	var conclusion any
+	if cs.conclusion != "" {
+		conclusion = cs.conclusion
+	}
+	return obj{
+		"id": cs.id, "node_id": nodeID("CheckSuite", cs.id), "head_branch": cs.branch, "head_sha": cs.headSHA,
+		"status": cs.status, "conclusion": conclusion, "url": r.apiURL(base, "/check-suites/%d", cs.id),
+		"before": nil, "after": cs.headSHA, "pull_requests": prs, "app": r.s.appJSON(base, cs.app),
+		"created_at": ts(cs.createdAt), "updated_at": ts(cs.createdAt), "latest_check_runs_count": runs,
+		"check_runs_url": r.apiURL(base, "/check-suites/%d/check-runs", cs.id),
+		"head_commit":    obj{"id": cs.headSHA, "tree_id": "", "message": "", "timestamp": ts(cs.createdAt)},
+		"repository":     r.repoJSON(base),
+	}
+}
+
+func (r *Repo) checkRunJSON(base string, cr *checkRun) obj {
+	prs := []obj{}
+	for _, pr := range r.prsForSHA(cr.headSHA) {
+		prs = append(prs, r.prRefJSON(base, pr))
+	}
+	var conclusion, title, summary, text any
+	if cr.conclusion != "" {
+		conclusion = cr.conclusion
+	}
+	if cr.title != "" {
+		title = cr.title
+	}
+	if cr.summary != "" {
+		summary = cr.summary
+	}
+	if cr.text != "" {
+		text = cr.text
+	}
+	return obj{
+		"id": cr.id, "node_id": nodeID("CheckRun", cr.id), "head_sha": cr.headSHA, "external_id": cr.externalID,
+		"url": r.apiURL(base, "/check-runs/%d", cr.id), "html_url": htmlURL(fmt.Sprintf("%s/runs/%d", r.FullName(), cr.id)),
+		"details_url": cr.detailsURL, "status": cr.status, "conclusion": conclusion,
+		"started_at": tsp(cr.startedAt), "completed_at": tsp(cr.completedAt),
+		"output": obj{"title": title, "summary": summary, "text": text, "annotations_count": 0,
+			"annotations_url": r.apiURL(base, "/check-runs/%d/annotations", cr.id)},
+		"name": cr.name, "check_suite": obj{"id": cr.suite.id}, "app": r.s.appJSON(base, cr.app),
+		"pull_requests": prs,
+	}
+}
+
+func (r *Repo) commentJSON(base string, c *comment) obj {
+	var app any
+	if c.app != nil {
+		app = r.s.appJSON(base, *c.app)
+	}
+	return obj{
+		"id": c.id, "node_id": nodeID("IssueComment", c.id), "url": r.apiURL(base, "/issues/comments/%d", c.id),
+		"html_url":  htmlURL(fmt.Sprintf("%s/pull/%d#issuecomment-%d", r.FullName(), c.issue, c.id)),
+		"issue_url": r.apiURL(base, "/issues/%d", c.issue), "body": c.body, "user": r.s.userJSON(base, c.user),
+		"created_at": ts(c.createdAt), "updated_at": ts(c.updatedAt), "author_association": "NONE",
+		"performed_via_github_app": app,
+	}
+}
+
+func (r *Repo) issueJSON(base string, is *issue) obj {
+	var reason any
+	if is.stateReason != "" {
+		reason = is.stateReason
+	}
+	o := obj{
+		"id": is.id, "node_id": nodeID("Issue", is.id), "url": r.apiURL(base, "/issues/%d", is.number),
+		"html_url": htmlURL(fmt.Sprintf("%s/issues/%d", r.FullName(), is.number)), "number": is.number,
+		"title": is.title, "state": is.state, "state_reason": reason, "closed_at": tsp(is.closedAt),
+		"user": r.s.userJSON(base, is.user), "labels": []obj{}, "locked": false, "comments": 0,
+		"created_at": ts(epoch.AddDate(0, -2, 0)), "updated_at": ts(epoch), "body": nil,
+	}
+	if pr, ok := r.prs[is.number]; ok {
+		o["state"] = pr.state
+		o["closed_at"] = tsp(pr.closedAt)
+		o["html_url"] = htmlURL(fmt.Sprintf("%s/pull/%d", r.FullName(), is.number))
+		o["pull_request"] = obj{"url": r.apiURL(base, "/pulls/%d", is.number),
+			"html_url": htmlURL(fmt.Sprintf("%s/pull/%d", r.FullName(), is.number)), "merged_at": nil}
+	}
+	return o
+}
