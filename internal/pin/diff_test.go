@@ -2,7 +2,9 @@ package pin
 
 import (
 	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -412,8 +414,11 @@ func TestIsManifest(t *testing.T) {
 	}
 }
 
+// BenchmarkDiff diffs two checked-out trees on disk, as pinbot evaluate does
+// with a worktree.
 func BenchmarkDiff(b *testing.B) {
-	base, head := benchTree(b)
+	mb, mh := benchTree(b)
+	base, head := writeTree(b, mb), writeTree(b, mh)
 	b.ResetTimer()
 	for b.Loop() {
 		cs, err := Diff(base, head)
@@ -437,4 +442,21 @@ func BenchmarkDiffFiles(b *testing.B) {
 			b.Fatalf("DiffFiles: %d changes, %v", len(cs), err)
 		}
 	}
+}
+
+// writeTree writes a MapFS to a temporary directory and returns it as an
+// os.DirFS.
+func writeTree(tb testing.TB, m fstest.MapFS) fs.FS {
+	tb.Helper()
+	dir := tb.TempDir()
+	for p, f := range m {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		if err := os.WriteFile(full, f.Data, 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return os.DirFS(dir)
 }

@@ -7,16 +7,17 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/pelletier/go-toml/v2"
 )
 
-// decodeTOML decodes data into v, turning a syntax error into a ReadError
-// with the line.
+// decodeTOML decodes data into v, turning a syntax or type error into a
+// ReadError with the line.
 func decodeTOML(name string, data []byte, v any) error {
-	if _, err := toml.Decode(string(data), v); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return &ReadError{Path: name, Line: pe.Position.Line, Err: fmt.Errorf("parsing TOML: %s", pe.Message)}
+	if err := toml.Unmarshal(data, v); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, _ := de.Position()
+			return &ReadError{Path: name, Line: row, Err: fmt.Errorf("parsing TOML: %s", de.Error())}
 		}
 		return &ReadError{Path: name, Err: fmt.Errorf("parsing TOML: %w", err)}
 	}
