@@ -2,10 +2,298 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/pin"
+	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
 )
 
-// runEvaluate is not built yet: issue 5 provides it.
+// Exit codes of pinbot evaluate; 3 also covers usage errors.
+const (
+	codeBlock   = 1
+	codePending = 2
+	codeError   = 3
+)
+
+// evaluateOutput is the JSON pinbot evaluate prints.
+type evaluateOutput struct {
+	Verdict  enforce.Verdict `json:"verdict"`
+	Pins     []pinOutput     `json:"pins"`
+	Changes  []pin.Change    `json:"changes"`
+	Warnings []adr.Warning   `json:"warnings"`
+	Comment  string          `json:"comment"`
+}
+
+type pinOutput struct {
+	ADR       adrRef          `json:"adr"`
+	Ecosystem pin.Ecosystem   `json:"ecosystem"`
+	Package   string          `json:"package"`
+	Pinned    string          `json:"pinned"`
+	Found     string          `json:"found"`
+	Manifest  string          `json:"manifest"`
+	Verdict   enforce.Verdict `json:"verdict"`
+	Reason    string          `json:"reason"`
+}
+
+type adrRef struct {
+	Number int    `json:"number"`
+	Title  string `json:"title"`
+	Path   string `json:"path"`
+}
+
+// runEvaluate decides a pull request offline: pins and configuration from
+// the base ref, changes between the merge base and the head, bot metadata
+// from the commits between them, the PR and its check runs from files in
+// the JSON GitHub's REST API returns.
 func runEvaluate(ctx context.Context, args []string, e env) error {
-	return fmt.Errorf("%w: 'evaluate' is not implemented yet (issue 5)", errUsage)
+	fl := flag.NewFlagSet("evaluate", flag.ContinueOnError)
+	fl.SetOutput(e.stderr)
+	repoDir := fl.String("repo", ".", "git repository `dir`ectory")
+	baseRef := fl.String("base", "", "base `ref` (branch tip or commit); the comparison starts at its merge base with --head")
+	headRef := fl.String("head", "", "head `ref` of the pull request")
+	prFile := fl.String("pr", "", "`file` with the JSON of GET /repos/{owner}/{repo}/pulls/{number}")
+	checksFile := fl.String("checks", "", "`file` with the JSON of GET /repos/{owner}/{repo}/commits/{ref}/check-runs")
+	output := fl.String("output", "table", "output `format`: table or json")
+	fl.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: pinbot evaluate --repo DIR --base REF --head REF [--pr FILE] [--checks FILE] [--output table|json]")
+		fmt.Fprintln(e.stderr, "\nDecides a pull request from a local git repository. Exit status: 0 allow or")
+		fmt.Fprintln(e.stderr, "not-applicable, 1 block, 2 pending, 3 error or usage error.")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	switch {
+	case fl.NArg() > 0:
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fl.Arg(0))
+	case *baseRef == "" || *headRef == "":
+		return fmt.Errorf("%w: --base and --head are required", errUsage)
+	case *output != "table" && *output != "json":
+		return fmt.Errorf("%w: --output must be table or json, not %q", errUsage, *output)
+	}
+
+	repo, err := gitrepo.Open(ctx, *repoDir)
+	if err != nil {
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	baseSHA, err := repo.Resolve(ctx, *baseRef)
+	if err != nil {
+		return fmt.Errorf("%w: --base: %v", errUsage, err)
+	}
+	headSHA, err := repo.Resolve(ctx, *headRef)
+	if err != nil {
+		return fmt.Errorf("%w: --head: %v", errUsage, err)
+	}
+
+	in, ref, err := gather(ctx, repo, baseSHA, headSHA, *prFile, *checksFile)
+	if err != nil {
+		return err
+	}
+	if ref.BaseRef == "" {
+		ref.BaseRef = *baseRef
+	}
+	if ref.Owner == "" {
+		ref.Owner, ref.Name = githubRemote(repo.RemoteURL(ctx, "origin"))
+	}
+	res := enforce.Evaluate(in)
+	comment := enforce.Comment(res, ref)
+
+	out := evaluateOutput{Verdict: res.Verdict, Pins: []pinOutput{}, Changes: res.Changes, Warnings: res.Warnings, Comment: comment}
+	for _, p := range res.Pins {
+		out.Pins = append(out.Pins, pinOutput{
+			ADR:       adrRef{Number: p.Pin.Source.Number, Title: p.Pin.Source.Title, Path: p.Pin.Source.Path},
+			Ecosystem: p.Change.Ecosystem, Package: p.Change.Package, Pinned: p.Pin.Version, Found: p.Change.New,
+			Manifest: p.Change.Manifest, Verdict: p.Verdict, Reason: p.Reason,
+		})
+	}
+	if *output == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false)
+		if err := enc.Encode(out); err != nil {
+			return fmt.Errorf("writing output: %w", err)
+		}
+	} else {
+		printEvaluation(e.stdout, res, comment)
+	}
+	switch res.Verdict {
+	case enforce.Allow, enforce.NotApplicable:
+		return nil
+	case enforce.Block:
+		return exitError{code: codeBlock}
+	case enforce.Pending:
+		return exitError{code: codePending}
+	default:
+		return exitError{code: codeError}
+	}
+}
+
+// gather reads everything enforce.Evaluate needs from the repository and
+// the optional files. What cannot be read goes into Input.ReadErrors, so
+// that the verdict is error rather than a guess.
+func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA, prFile, checksFile string) (enforce.Input, enforce.RepoRef, error) {
+	var ref enforce.RepoRef
+	mb, err := repo.MergeBase(ctx, baseSHA, headSHA)
+	if err != nil {
+		return enforce.Input{}, ref, fmt.Errorf("%w: %v", errUsage, err)
+	}
+	in := enforce.Input{
+		PR:              enforce.PullRequest{HeadSHA: headSHA},
+		SuitesCompleted: true, // offline: nothing more will arrive
+	}
+	readErr := func(err error) {
+		if err != nil {
+			in.ReadErrors = append(in.ReadErrors, err)
+		}
+	}
+
+	// Rules come from the base branch, never from the head: a pull request
+	// must not rewrite what it is judged by.
+	baseTree, err := repo.Tree(ctx, baseSHA)
+	if err != nil {
+		return in, ref, err
+	}
+	cfg, err := readConfig(baseTree)
+	if err != nil {
+		readErr(err)
+		cfg = enforce.DefaultConfig() // to still list pins; the verdict is error
+	}
+	in.Config = cfg
+	records, warnings, err := adr.Load(baseTree, cfg.ADRPaths)
+	readErr(err)
+	in.Pins, in.Warnings = adr.Pins(records), warnings
+
+	mbTree, err := repo.Tree(ctx, mb)
+	if err != nil {
+		return in, ref, err
+	}
+	headTree := baseTree
+	if headSHA != baseSHA {
+		if headTree, err = repo.Tree(ctx, headSHA); err != nil {
+			return in, ref, err
+		}
+	}
+	in.Changes, err = pin.Diff(mbTree, headTree)
+	readErr(err)
+	in.PR.Files, err = repo.ChangedFiles(ctx, mb, headSHA)
+	readErr(err)
+	in.PR.Commits, err = repo.Messages(ctx, mb, headSHA)
+	readErr(err)
+
+	if prFile != "" {
+		var pr github.PullRequest
+		if err := decodeFile(prFile, &pr); err != nil {
+			readErr(fmt.Errorf("reading the pull request from --pr %s: %w", prFile, err))
+		} else {
+			in.PR.Number = pr.GetNumber()
+			in.PR.Author = pr.GetUser().GetLogin()
+			in.PR.AuthorIsBot = pr.GetUser().GetType() == "Bot"
+			in.PR.Title, in.PR.Body = pr.GetTitle(), pr.GetBody()
+			for _, l := range pr.Labels {
+				in.PR.Labels = append(in.PR.Labels, l.GetName())
+			}
+			in.PR.BaseRef = pr.GetBase().GetRef()
+			ref.BaseRef = in.PR.BaseRef
+			if r := pr.GetBase().GetRepo(); r != nil {
+				ref.Owner, ref.Name = r.GetOwner().GetLogin(), r.GetName()
+				ref.ServerURL = serverOf(r.GetHTMLURL())
+			}
+		}
+	}
+	if checksFile != "" {
+		var runs github.ListCheckRunsResults
+		if err := decodeFile(checksFile, &runs); err != nil {
+			readErr(fmt.Errorf("reading the check runs from --checks %s: %w", checksFile, err))
+		} else {
+			for _, c := range runs.CheckRuns {
+				in.Checks = append(in.Checks, enforce.Check{
+					Name: c.GetName(), Status: c.GetStatus(), Conclusion: c.GetConclusion(),
+					AppSlug: c.GetApp().GetSlug(), HeadSHA: c.GetHeadSHA(), ID: c.GetID(),
+				})
+			}
+		}
+	}
+	in.BotUpdates = enforce.Claims(in.PR, cfg.Bots)
+	return in, ref, nil
+}
+
+// decodeFile decodes a JSON file, rejecting trailing data.
+func decodeFile(name string, v any) error {
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	dec := json.NewDecoder(f)
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("decoding JSON: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("decoding JSON: data after the first value")
+	}
+	return nil
+}
+
+var remoteRE = regexp.MustCompile(`^(?:https://|ssh://git@|git@)github\.com[/:]([A-Za-z0-9-]+)/([A-Za-z0-9._-]+?)(?:\.git)?/?$`)
+
+// githubRemote extracts owner and name from a github.com remote URL.
+func githubRemote(url string) (owner, name string) {
+	if m := remoteRE.FindStringSubmatch(url); m != nil {
+		return m[1], m[2]
+	}
+	return "", ""
+}
+
+// serverOf returns the scheme and host of a repository's HTML URL.
+func serverOf(htmlURL string) string {
+	if i := strings.Index(htmlURL, "://"); i >= 0 {
+		if j := strings.IndexByte(htmlURL[i+3:], '/'); j >= 0 {
+			return htmlURL[:i+3+j]
+		}
+	}
+	return ""
+}
+
+func printEvaluation(w io.Writer, r enforce.Result, comment string) {
+	fmt.Fprintf(w, "changes (%d):\n", len(r.Changes))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, c := range r.Changes {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s -> %s\n", c.Ecosystem, c.Package, c.Manifest, dash(c.Old), dash(c.New))
+	}
+	tw.Flush()
+	fmt.Fprintf(w, "\npins touched (%d):\n", len(r.Pins))
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, p := range r.Pins {
+		fmt.Fprintf(tw, "  %s\t%s\tpinned %s\tfound %s\tin %s\t%s\n", adr.Cite(p.Pin.Source), p.Change.Package, p.Pin.Version, dash(p.Change.New), p.Change.Manifest, p.Verdict)
+	}
+	tw.Flush()
+	if len(r.Warnings) > 0 {
+		fmt.Fprintln(w, "\nwarnings:")
+		for _, wn := range r.Warnings {
+			fmt.Fprintf(w, "  %s\n", wn)
+		}
+	}
+	fmt.Fprintf(w, "\nverdict: %s\n", r.Verdict)
+	for _, reason := range r.Reasons {
+		fmt.Fprintf(w, "  %s\n", reason)
+	}
+	if r.Close {
+		fmt.Fprintln(w, "  The pull request would be closed.")
+	}
+	fmt.Fprintf(w, "\ncomment:\n%s", comment)
 }

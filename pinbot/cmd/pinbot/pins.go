@@ -2,10 +2,154 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/pin"
+	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 )
 
-// runPins is not built yet: issue 5 provides it.
+// pinsOutput is the JSON pinbot pins prints.
+type pinsOutput struct {
+	ADRs     []adrSummary  `json:"adrs"`
+	Pins     []pin.Pin     `json:"pins"`
+	Warnings []adr.Warning `json:"warnings"`
+}
+
+type adrSummary struct {
+	Number   int        `json:"number"`
+	Title    string     `json:"title"`
+	Path     string     `json:"path"`
+	Status   string     `json:"status"`
+	Enforced bool       `json:"enforced"`
+	Format   adr.Format `json:"format"`
+	Pins     int        `json:"pins"`
+}
+
+// runPins lists the pins a repository's ADRs declare, read from the work
+// tree of --repo with the ADR folders of its .github/pinbot.yml.
 func runPins(ctx context.Context, args []string, e env) error {
-	return fmt.Errorf("%w: 'pins' is not implemented yet (issue 5)", errUsage)
+	fl := flag.NewFlagSet("pins", flag.ContinueOnError)
+	fl.SetOutput(e.stderr)
+	repo := fl.String("repo", ".", "repository `dir`ectory to read ADRs from (its work tree)")
+	output := fl.String("output", "table", "output `format`: table or json")
+	fl.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: pinbot pins [--repo DIR] [--output table|json]")
+		fmt.Fprintln(e.stderr, "\nLists every pin the repository's ADRs declare, whether it is enforced, and any warnings.")
+		fl.PrintDefaults()
+	}
+	if err := fl.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return fmt.Errorf("%w: %v", errUsage, err)
+	}
+	if fl.NArg() > 0 {
+		return fmt.Errorf("%w: unexpected argument %q", errUsage, fl.Arg(0))
+	}
+	if *output != "table" && *output != "json" {
+		return fmt.Errorf("%w: --output must be table or json, not %q", errUsage, *output)
+	}
+	if fi, err := os.Stat(*repo); err != nil || !fi.IsDir() {
+		return fmt.Errorf("%w: --repo %s is not a directory", errUsage, *repo)
+	}
+	fsys := os.DirFS(*repo)
+
+	cfg, err := readConfig(fsys)
+	if err != nil {
+		return err
+	}
+	records, warnings, err := adr.Load(fsys, cfg.ADRPaths)
+	if err != nil {
+		return fmt.Errorf("reading ADRs: %w", err)
+	}
+	out := pinsOutput{ADRs: []adrSummary{}, Pins: adr.Pins(records), Warnings: warnings}
+	for _, r := range records {
+		out.ADRs = append(out.ADRs, adrSummary{Number: r.Number, Title: r.Title, Path: r.Path, Status: statusOf(r.Status), Enforced: r.Enforced, Format: r.Format, Pins: len(r.Pins)})
+	}
+	if out.Pins == nil {
+		out.Pins = []pin.Pin{}
+	}
+	if out.Warnings == nil {
+		out.Warnings = []adr.Warning{}
+	}
+	if *output == "json" {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	printPins(e.stdout, out)
+	return nil
+}
+
+// readConfig reads .github/pinbot.yml from fsys; absent means defaults.
+func readConfig(fsys fs.FS) (enforce.Config, error) {
+	data, err := fs.ReadFile(fsys, enforce.ConfigPath)
+	if errors.Is(err, fs.ErrNotExist) {
+		return enforce.DefaultConfig(), nil
+	}
+	if err != nil {
+		return enforce.Config{}, fmt.Errorf("reading %s: %w", enforce.ConfigPath, err)
+	}
+	return enforce.ParseConfig(data)
+}
+
+func statusOf(s string) string {
+	if s == "" {
+		return "accepted"
+	}
+	return s
+}
+
+func printPins(w io.Writer, out pinsOutput) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ADR\tSTATUS\tENFORCED\tECOSYSTEM\tPACKAGE\tVERSION\tPATHS\tVERIFY\tUPSTREAM")
+	for _, p := range out.Pins {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
+			adrCell(p.Source), statusOf(p.Source.Status), yesNo(p.Enforced), dash(string(p.Ecosystem)), p.Package, p.Version,
+			dash(strings.Join(p.Paths, ",")), dash(strings.Join(p.Verify, ",")), dash(strings.Join(p.Upstream, ",")))
+	}
+	tw.Flush()
+	enforced := 0
+	for _, p := range out.Pins {
+		if p.Enforced {
+			enforced++
+		}
+	}
+	fmt.Fprintf(w, "\n%d ADRs read, %d pins (%d enforced).\n", len(out.ADRs), len(out.Pins), enforced)
+	if len(out.Warnings) > 0 {
+		fmt.Fprintf(w, "\nwarnings:\n")
+		for _, wn := range out.Warnings {
+			fmt.Fprintf(w, "  %s\n", wn)
+		}
+	}
+}
+
+func adrCell(s pin.Source) string {
+	if s.Number != 0 {
+		return fmt.Sprintf("%d (%s)", s.Number, s.Path)
+	}
+	return s.Path
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
 }
