@@ -64,7 +64,7 @@ func EcosystemFromBranch(branch string) Ecosystem {
 
 var (
 	// "Bumps [name](url) from A to B." and "Bump name from A to B".
-	bumpsLinkRE = regexp.MustCompile("(?m)Bumps? \\[([^\\]]+)\\]\\([^)]*\\) from (\\S+) to (\\S+?)\\.?(?:\\s|$)")
+	bumpsLinkRE = regexp.MustCompile(`(?m)Bumps? \[([^\]]+)\]\([^)]*\) from (\S+) to (\S+?)\.?(?:\s|$)`)
 	// "Updates `name` from A to B" in grouped messages.
 	updatesTickRE = regexp.MustCompile("(?m)^Updates `([^`]+)` from (\\S+) to (\\S+?)\\.?$")
 	// "Update name requirement from A to B" on the first line.

@@ -267,7 +267,9 @@ var pep440Ops = []string{"===", "==", "~=", "!=", "<=", ">=", "<", ">"}
 // Specifier is one clause of a PEP 440 version specifier such as "==1.40.1"
 // or "~=1.4".
 type Specifier struct {
-	Op      string
+	// Op is the operator: "===", "==", "~=", "!=", "<=", ">=", "<" or ">".
+	Op string
+	// Version is the version operand as written, with ".*" for a prefix match.
 	Version string
 }
 
