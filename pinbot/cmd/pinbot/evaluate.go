@@ -100,7 +100,7 @@ func runEvaluate(ctx context.Context, args []string, e env) error {
 		return fmt.Errorf("%w: --head: %v", errUsage, err)
 	}
 
-	in, ref, err := gather(ctx, repo, baseSHA, headSHA, *prFile, *checksFile)
+	in, ref, err := gather(ctx, repo, baseSHA, headSHA, *prFile, *checksFile, e.stderr)
 	if err != nil {
 		return err
 	}
@@ -146,7 +146,7 @@ func runEvaluate(ctx context.Context, args []string, e env) error {
 // gather reads everything enforce.Evaluate needs from the repository and
 // the optional files. What cannot be read goes into Input.ReadErrors, so
 // that the verdict is error rather than a guess.
-func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA, prFile, checksFile string) (enforce.Input, enforce.RepoRef, error) {
+func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA, prFile, checksFile string, stderr io.Writer) (enforce.Input, enforce.RepoRef, error) {
 	var ref enforce.RepoRef
 	mb, err := repo.MergeBase(ctx, baseSHA, headSHA)
 	if err != nil {
@@ -208,6 +208,9 @@ func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA, prFile, c
 				in.PR.Labels = append(in.PR.Labels, l.GetName())
 			}
 			in.PR.BaseRef = pr.GetBase().GetRef()
+			if sha := pr.GetHead().GetSHA(); sha != "" && sha != headSHA {
+				fmt.Fprintf(stderr, "pinbot evaluate: note: --pr says the head is %s, --head resolves to %s; check runs count only on %s\n", sha, headSHA, headSHA)
+			}
 			ref.BaseRef = in.PR.BaseRef
 			if r := pr.GetBase().GetRepo(); r != nil {
 				ref.Owner, ref.Name = r.GetOwner().GetLogin(), r.GetName()
