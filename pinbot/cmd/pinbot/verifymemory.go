@@ -2,10 +2,322 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/kubetenant/kubetenant/internal/memcheck"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memreport"
+	"github.com/kubetenant/kubetenant/pinbot/internal/sample"
 )
 
-// runVerifyMemory is not built yet: issue 7 provides it.
+const verifyMemoryUsage = `usage: pinbot verify-memory SOURCE [flags]
+
+Samples a process's memory for --duration and judges it: no sample may exceed
+--ceiling, and after --warmup memory may grow no faster than --max-growth
+(Theil–Sen slope with its 95% interval, and the last quarter's mean against
+the first quarter's). Writes report.json, summary.md and memory.svg into
+--report, and appends summary.md to $GITHUB_STEP_SUMMARY when it is set.
+
+SOURCE is exactly one of:
+  --metrics-url URL   scrape a Prometheus text endpoint (--metric picks the series)
+  --pid PID           read the RSS of a running process from /proc
+  --cgroup DIR        read memory.current (cgroup v2) or memory.usage_in_bytes (v1)
+  -- COMMAND ARGS...  start COMMAND and read its RSS; it is stopped at the end
+
+Exit status: 0 pass, 1 fail (a rule broken, or the process ended before the
+end), 3 usage or source error (unreachable source, too few samples to judge).
+
+Flags:
+`
+
+// runVerifyMemory implements 'pinbot verify-memory'.
 func runVerifyMemory(ctx context.Context, args []string, e env) error {
-	return fmt.Errorf("%w: 'verify-memory' is not implemented yet (issue 7)", errUsage)
+	fs := flag.NewFlagSet("verify-memory", flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprint(e.stderr, verifyMemoryUsage)
+		fs.PrintDefaults()
+	}
+	metricsURL := fs.String("metrics-url", "", "Prometheus metrics `URL` to scrape (http or https)")
+	metric := fs.String("metric", "process_resident_memory_bytes", "series to read from --metrics-url, with optional label matchers: `name{label=\"value\",...}`")
+	tokenFile := fs.String("bearer-token-file", "", "`file` holding a bearer token for --metrics-url, read at every scrape")
+	caFile := fs.String("ca-file", "", "PEM `file` of CA certificates to trust for an https --metrics-url")
+	insecure := fs.Bool("insecure-skip-tls-verify", false, "do not check the certificate of an https --metrics-url")
+	pid := fs.Int("pid", 0, "`PID` of a running process to read the RSS of")
+	cgroup := fs.String("cgroup", "", "cgroup `folder` to read memory usage from")
+	duration := fs.Duration("duration", 5*time.Minute, "how long to sample")
+	interval := fs.Duration("interval", time.Second, "time between samples")
+	warmupFlag := fs.String("warmup", "20%", "leading part the growth rules ignore: a duration (1m) or a share of --duration (20%)")
+	ceilingFlag := fs.String("ceiling", "", "most memory any sample may show, e.g. 200Mi (default: no ceiling)")
+	growthFlag := fs.String("max-growth", "5Mi/10m", "fastest growth tolerated after warm-up: a quantity per duration")
+	reportDir := fs.String("report", "./memory-report", "`folder` to write report.json, summary.md and memory.svg into")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return exitError{3}
+	}
+	usageErr := func(format string, a ...any) error {
+		return fmt.Errorf("%w: %s (see 'pinbot verify-memory -h')", errUsage, fmt.Sprintf(format, a...))
+	}
+
+	var rules memcheck.Rules
+	var err error
+	if rules.Warmup, err = memcheck.ParseWarmup(*warmupFlag); err != nil {
+		return usageErr("--warmup: %v", err)
+	}
+	if *ceilingFlag != "" {
+		if rules.Ceiling, err = memcheck.ParseQuantity(*ceilingFlag); err != nil {
+			return usageErr("--ceiling: %v", err)
+		}
+	}
+	if rules.MaxGrowth, err = memcheck.ParseGrowth(*growthFlag); err != nil {
+		return usageErr("--max-growth: %v", err)
+	}
+	if *interval <= 0 || *duration <= 0 {
+		return usageErr("--interval and --duration must be positive")
+	}
+	if judged := int((*duration - rules.Warmup.Of(*duration)) / *interval); judged+1 < memcheck.MinSamples {
+		return usageErr("--duration %s with --interval %s and --warmup %s leaves %d samples after warm-up; the judge needs at least %d",
+			*duration, *interval, rules.Warmup, judged+1, memcheck.MinSamples)
+	}
+
+	command := fs.Args()
+	sources := 0
+	for _, set := range []bool{*metricsURL != "", *pid != 0, *cgroup != "", len(command) > 0} {
+		if set {
+			sources++
+		}
+	}
+	if sources != 1 {
+		return usageErr("give exactly one source: --metrics-url, --pid, --cgroup or -- COMMAND")
+	}
+	if *metricsURL == "" && (*tokenFile != "" || *caFile != "" || *insecure) {
+		return usageErr("--bearer-token-file, --ca-file and --insecure-skip-tls-verify go with --metrics-url")
+	}
+
+	// The command's output and the progress lines share stderr.
+	stderr := &lockedWriter{w: e.stderr}
+	var src sample.Source
+	var cmd *sample.Command
+	switch {
+	case *metricsURL != "":
+		sel, err := sample.ParseSelector(*metric)
+		if err != nil {
+			return usageErr("--metric: %v", err)
+		}
+		m, err := sample.NewMetrics(*metricsURL, sel, sample.MetricsOptions{TokenFile: *tokenFile, CAFile: *caFile, InsecureSkipVerify: *insecure})
+		if err != nil {
+			return usageErr("%v", err)
+		}
+		src = m
+	case *pid != 0:
+		if *pid < 0 {
+			return usageErr("--pid %d: want a process id", *pid)
+		}
+		src = sample.PID{Pid: *pid}
+	case *cgroup != "":
+		c, err := sample.NewCgroup(*cgroup)
+		if err != nil {
+			return usageErr("--cgroup: %v", err)
+		}
+		src = c
+	default:
+		cmd, err = sample.Start(command, stderr, stderr)
+		if err != nil {
+			return fmt.Errorf("%w: %v", errUsage, err)
+		}
+		defer cmd.Stop(5 * time.Second)
+		src = cmd
+	}
+
+	prog := newProgress(stderr, isTerminal(e.stderr), *duration, *interval)
+	readErrors := 0
+	loop := sample.Loop{
+		Source: src, Interval: *interval, Duration: *duration,
+		OnSample: prog.sample,
+		OnError: func(err error) {
+			readErrors++
+			prog.warn(err)
+		},
+	}
+	if cmd != nil {
+		loop.Stop = cmd.Done()
+	}
+	fmt.Fprintf(stderr, "verify-memory: sampling %s every %s for %s\n", src, *interval, *duration)
+	samples, runErr := loop.Run(ctx)
+	prog.done()
+	if cmd != nil {
+		cmd.Stop(5 * time.Second)
+	}
+
+	rep := memreport.Report{Source: src.String(), Rules: memreport.NewRules(rules), Interval: *interval, Duration: *duration, Samples: samples, ReadErrors: readErrors}
+	v, judgeErr := memcheck.Judge(samples, rules)
+	if judgeErr == nil || errors.Is(judgeErr, memcheck.ErrTooFewSamples) && v.Samples > 0 {
+		if judgeErr == nil {
+			rep.Verdict = &v
+		}
+	}
+	var result error
+	ran := ""
+	if len(samples) > 0 {
+		ran = memcheck.FormatDuration(samples[len(samples)-1].Time.Sub(samples[0].Time).Round(100*time.Millisecond)) + " of the " + memcheck.FormatDuration(*duration) + " run"
+	}
+	switch {
+	case errors.Is(runErr, sample.ErrStopped):
+		rep.Outcome, rep.Reason = memreport.Fail, fmt.Sprintf("The command ended (%s) after %s, before the verification did.", cmd.State(), ran)
+		result = exitError{1}
+	case errors.Is(runErr, sample.ErrExited):
+		rep.Outcome, rep.Reason = memreport.Fail, fmt.Sprintf("Process %d ended after %s, before the verification did.", *pid, ran)
+		result = exitError{1}
+	case runErr != nil && ctx.Err() != nil:
+		rep.Outcome, rep.Reason = memreport.Error, fmt.Sprintf("Interrupted after %s.", ran)
+		result = fmt.Errorf("interrupted after %s", ran)
+	case runErr != nil:
+		rep.Outcome, rep.Reason = memreport.Error, sentence(runErr.Error())
+		result = runErr
+	case judgeErr != nil:
+		rep.Outcome, rep.Reason = memreport.Error, sentence(judgeErr.Error())
+		result = judgeErr
+	case v.Pass:
+		rep.Outcome, rep.Reason = memreport.Pass, v.Reason
+	default:
+		rep.Outcome, rep.Reason = memreport.Fail, v.Reason
+		result = exitError{1}
+	}
+
+	if err := memreport.Write(*reportDir, rep); err != nil {
+		return fmt.Errorf("writing the report: %w", err)
+	}
+	if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
+		if err := appendFile(path, memreport.Summary(rep)); err != nil {
+			return fmt.Errorf("appending to $GITHUB_STEP_SUMMARY: %w", err)
+		}
+	}
+	fmt.Fprintf(e.stdout, "%s: %s\nreport: %s\n", strings.ToUpper(rep.Outcome), rep.Reason,
+		strings.Join(func() []string {
+			var p []string
+			for _, f := range memreport.Files {
+				p = append(p, filepath.Join(*reportDir, f))
+			}
+			return p
+		}(), " "))
+	return result
+}
+
+// lockedWriter serialises writes from the started command and the progress
+// display.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// sentence turns an error message into the one-sentence reason of a report.
+func sentence(s string) string {
+	if s == "" {
+		return s
+	}
+	s = strings.ToUpper(s[:1]) + s[1:]
+	if !strings.HasSuffix(s, ".") {
+		s += "."
+	}
+	return s
+}
+
+func appendFile(path, text string) error {
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.WriteString(f, text+"\n"); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// isTerminal reports whether w is a character device, where progress can
+// redraw one line; anything else (a CI log, a pipe) gets plain lines.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok || os.Getenv("TERM") == "dumb" {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// progress shows the sampling as it goes: one redrawn line on a terminal,
+// a plain line about every thirtieth of the run otherwise.
+type progress struct {
+	w       io.Writer
+	tty     bool
+	total   time.Duration
+	every   time.Duration
+	next    time.Duration
+	n       int
+	peak    int64
+	redrawn bool
+}
+
+func newProgress(w io.Writer, tty bool, total, interval time.Duration) *progress {
+	return &progress{w: w, tty: tty, total: total, every: min(max(interval, total/30), time.Minute)}
+}
+
+func (p *progress) sample(s memcheck.Sample, elapsed time.Duration) {
+	p.n++
+	p.peak = max(p.peak, s.Bytes)
+	if p.tty {
+		const width = 24
+		done := min(int(float64(width)*elapsed.Seconds()/p.total.Seconds()), width)
+		fmt.Fprintf(p.w, "\r\033[K%s  %s / %s  [%s%s]  peak %s  %d samples",
+			memcheck.FormatBytes(float64(s.Bytes)), clock(elapsed), clock(p.total),
+			strings.Repeat("#", done), strings.Repeat(".", width-done), memcheck.FormatBytes(float64(p.peak)), p.n)
+		p.redrawn = true
+		return
+	}
+	if elapsed >= p.next || elapsed >= p.total {
+		fmt.Fprintf(p.w, "verify-memory: %s at %s of %s (peak %s, %d samples)\n",
+			memcheck.FormatBytes(float64(s.Bytes)), clock(elapsed), clock(p.total), memcheck.FormatBytes(float64(p.peak)), p.n)
+		for p.next <= elapsed {
+			p.next += p.every
+		}
+	}
+}
+
+func (p *progress) warn(err error) {
+	if p.tty && p.redrawn {
+		fmt.Fprint(p.w, "\r\033[K")
+	}
+	fmt.Fprintf(p.w, "verify-memory: skipped a sample: %v\n", err)
+}
+
+func (p *progress) done() {
+	if p.tty && p.redrawn {
+		fmt.Fprintln(p.w)
+	}
+}
+
+// clock writes d as m:ss, or h:mm:ss from an hour up.
+func clock(d time.Duration) string {
+	d = d.Round(100 * time.Millisecond)
+	h, m := int(d.Hours()), int(d.Minutes())%60
+	s := d.Seconds() - float64(int(d.Minutes())*60)
+	if h > 0 {
+		return fmt.Sprintf("%d:%02d:%04.1f", h, m, s)
+	}
+	return fmt.Sprintf("%d:%04.1f", m, s)
 }

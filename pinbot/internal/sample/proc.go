@@ -43,6 +43,11 @@ func (p PID) Read(context.Context) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("reading %s: resident pages: %w", path, err)
 	}
+	if pages == 0 {
+		// A zombie keeps its /proc entry with every count at zero until its
+		// parent reaps it; no live process has no resident memory.
+		return 0, fmt.Errorf("reading %s: no resident memory: %w", path, ErrExited)
+	}
 	return pages * int64(os.Getpagesize()), nil
 }
 

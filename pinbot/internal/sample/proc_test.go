@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -246,5 +247,32 @@ func TestStartMissingCommand(t *testing.T) {
 	_, err := Start([]string{filepath.Join(t.TempDir(), "nope")}, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "starting ") {
 		t.Fatalf("Start = %v, want a starting error", err)
+	}
+}
+
+func TestPIDZombie(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Not reaped yet: wait until the kernel shows it as a zombie.
+	statPath := filepath.Join("/proc", strconv.Itoa(cmd.Process.Pid), "stat")
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		b, err := os.ReadFile(statPath)
+		if err == nil && strings.Contains(string(b), ") Z ") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("child never became a zombie: %q, %v", b, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	_, err := PID{Pid: cmd.Process.Pid}.Read(context.Background())
+	if !errors.Is(err, ErrExited) {
+		t.Errorf("Read of a zombie = %v, want ErrExited", err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatal(err)
 	}
 }
