@@ -1,0 +1,85 @@
+// Package pull is pinbot's I/O seam towards GitHub: it builds installation
+// clients (go-github over ghinstallation over a caching, retrying
+// transport) and gathers everything a decision about a pull request needs
+// into an enforce.Input, failing closed on anything it could not read.
+package pull
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+
+	"github.com/bradleyfalzon/ghinstallation/v2"
+	"github.com/google/go-github/v60/github"
+)
+
+// Config configures the installation clients.
+type Config struct {
+	// BaseURL is the REST API base: "https://api.github.com/" or a GitHub
+	// Enterprise Server base such as "https://ghe.example.com/api/v3/".
+	BaseURL string
+	// AppID and PrivateKey (PEM) identify the App.
+	AppID      int64
+	PrivateKey []byte
+	// Base is the HTTP transport underneath (http.DefaultTransport when nil).
+	Base http.RoundTripper
+	// Tune, when set, adjusts each installation's Transport (tests shorten
+	// backoff; the server observes rate limits).
+	Tune func(*Transport)
+}
+
+// Clients hands out one go-github client per installation. Installation
+// tokens are fetched from BaseURL and cached by ghinstallation until shortly
+// before they expire.
+type Clients struct {
+	cfg  Config
+	base *url.URL
+
+	mu      sync.Mutex
+	clients map[int64]*github.Client
+}
+
+// NewClients checks the configuration and returns a Clients; it makes no
+// request.
+func NewClients(cfg Config) (*Clients, error) {
+	if !strings.HasSuffix(cfg.BaseURL, "/") {
+		cfg.BaseURL += "/"
+	}
+	u, err := url.Parse(cfg.BaseURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("parsing GitHub URL %q: want an http(s) URL such as https://api.github.com/", cfg.BaseURL)
+	}
+	if _, err := ghinstallation.NewAppsTransport(http.DefaultTransport, cfg.AppID, cfg.PrivateKey); err != nil {
+		return nil, fmt.Errorf("reading the App private key: %w", err)
+	}
+	return &Clients{cfg: cfg, base: u, clients: map[int64]*github.Client{}}, nil
+}
+
+// BaseURL is the API base every request goes to.
+func (c *Clients) BaseURL() string { return c.base.String() }
+
+// For returns the client of an installation.
+func (c *Clients) For(installation int64) (*github.Client, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gh, ok := c.clients[installation]; ok {
+		return gh, nil
+	}
+	tr := &Transport{Base: c.cfg.Base}
+	if c.cfg.Tune != nil {
+		c.cfg.Tune(tr)
+	}
+	itr, err := ghinstallation.New(tr, c.cfg.AppID, installation, c.cfg.PrivateKey)
+	if err != nil {
+		return nil, fmt.Errorf("creating the token source of installation %d: %w", installation, err)
+	}
+	itr.BaseURL = strings.TrimSuffix(c.base.String(), "/")
+	gh := github.NewClient(&http.Client{Transport: itr})
+	base := *c.base
+	gh.BaseURL = &base
+	gh.UploadURL = &base
+	c.clients[installation] = gh
+	return gh, nil
+}
