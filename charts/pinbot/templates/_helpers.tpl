@@ -1,0 +1,91 @@
+{{/*
+pinbot.name is the chart name, or nameOverride.
+*/}}
+{{- define "pinbot.name" -}}
+{{- default .Chart.Name .Values.nameOverride | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+pinbot.fullname is the name of every resource of the release:
+fullnameOverride, or "<release>-<chart>" (just the release name when it
+already contains the chart name), truncated to 63 characters.
+*/}}
+{{- define "pinbot.fullname" -}}
+{{- if .Values.fullnameOverride }}
+{{- .Values.fullnameOverride | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- $name := default .Chart.Name .Values.nameOverride }}
+{{- if contains $name .Release.Name }}
+{{- .Release.Name | trunc 63 | trimSuffix "-" }}
+{{- else }}
+{{- printf "%s-%s" .Release.Name $name | trunc 63 | trimSuffix "-" }}
+{{- end }}
+{{- end }}
+{{- end }}
+
+{{/*
+pinbot.chart is "<chart>-<version>" for the helm.sh/chart label.
+*/}}
+{{- define "pinbot.chart" -}}
+{{- printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+{{- end }}
+
+{{/*
+pinbot.labels are the standard app.kubernetes.io labels of every resource.
+*/}}
+{{- define "pinbot.labels" -}}
+helm.sh/chart: {{ include "pinbot.chart" . }}
+{{ include "pinbot.selectorLabels" . }}
+app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
+app.kubernetes.io/managed-by: {{ .Release.Service }}
+app.kubernetes.io/part-of: kubetenant
+{{- end }}
+
+{{/*
+pinbot.selectorLabels select the pinbot pods; they never change
+after install (a Deployment's selector is immutable).
+*/}}
+{{- define "pinbot.selectorLabels" -}}
+app.kubernetes.io/name: {{ include "pinbot.name" . }}
+app.kubernetes.io/instance: {{ .Release.Name }}
+app.kubernetes.io/component: webhook
+{{- end }}
+
+{{/*
+pinbot.serviceAccountName is the ServiceAccount pinbot runs as.
+*/}}
+{{- define "pinbot.serviceAccountName" -}}
+{{- if .Values.serviceAccount.create }}
+{{- default (include "pinbot.fullname" .) .Values.serviceAccount.name }}
+{{- else }}
+{{- default "default" .Values.serviceAccount.name }}
+{{- end }}
+{{- end }}
+
+{{/*
+pinbot.image is the image reference: repository with the digest when
+set, else the tag (default: the chart's appVersion).
+*/}}
+{{- define "pinbot.image" -}}
+{{- if .Values.image.digest }}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
+{{- else }}
+{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- end }}
+{{- end }}
+
+{{/*
+pinbot.validate fails the render, with a message saying what to set, when a
+value pinbot cannot start without is missing.
+*/}}
+{{- define "pinbot.validate" -}}
+{{- if not .Values.github.appID }}
+{{- fail "github.appID is required: the GitHub App's numeric id (--app-id)" }}
+{{- end }}
+{{- if not .Values.github.privateKey.secretName }}
+{{- fail "github.privateKey.secretName is required: an existing Secret holding the App's PEM private key" }}
+{{- end }}
+{{- if not .Values.github.webhookSecret.secretName }}
+{{- fail "github.webhookSecret.secretName is required: an existing Secret holding the webhook secret" }}
+{{- end }}
+{{- end }}
