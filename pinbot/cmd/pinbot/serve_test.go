@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+)
+
+func writeFile(t *testing.T, name, data string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(data), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestParseServe(t *testing.T) {
+	key := writeFile(t, "key.pem", "-----BEGIN RSA PRIVATE KEY-----\n")
+	secret := writeFile(t, "secret", "from-file\n")
+	type got struct {
+		Listen, URL, Secret string
+		AppID               int64
+		Workers             int
+		DryRun              bool
+	}
+	tests := []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		want    got
+		wantErr string
+	}{
+		{name: "flags", args: []string{"--app-id", "7", "--private-key-file", key, "--webhook-secret-file", secret, "--github-url", "https://ghe.example.com/api/v3/", "--workers", "2", "--dry-run"},
+			want: got{Listen: ":8080", URL: "https://ghe.example.com/api/v3/", Secret: "from-file", AppID: 7, Workers: 2, DryRun: true}},
+		{name: "environment", env: map[string]string{"PINBOT_APP_ID": "9", "PINBOT_PRIVATE_KEY_FILE": key, "PINBOT_WEBHOOK_SECRET": "from-env", "PINBOT_LISTEN": ":9090", "PINBOT_WORKERS": "3", "PINBOT_DRY_RUN": "true"},
+			want: got{Listen: ":9090", URL: "https://api.github.com/", Secret: "from-env", AppID: 9, Workers: 3, DryRun: true}},
+		{name: "flag wins over environment", args: []string{"--app-id", "1", "--workers", "5", "--listen", ":1", "--dry-run=false", "--webhook-secret-file", secret},
+			env:  map[string]string{"PINBOT_APP_ID": "9", "PINBOT_PRIVATE_KEY_FILE": key, "PINBOT_WEBHOOK_SECRET": "from-env", "PINBOT_WORKERS": "3", "PINBOT_LISTEN": ":2", "PINBOT_DRY_RUN": "true"},
+			want: got{Listen: ":1", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 5}},
+		{name: "no webhook secret", args: []string{"--app-id", "1", "--private-key-file", key}, wantErr: "no webhook secret"},
+		{name: "no private key", args: []string{"--app-id", "1", "--webhook-secret-file", secret}, wantErr: "no App private key"},
+		{name: "no app id", args: []string{"--private-key-file", key, "--webhook-secret-file", secret}, wantErr: "no App id"},
+		{name: "secret is not a flag", args: []string{"--webhook-secret", "x"}, wantErr: "flag provided but not defined"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := parseServe(tt.args, func(k string) string { return tt.env[k] }, nil)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, errUsage) {
+					t.Fatalf("err = %v, want a usage error containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := got{Listen: o.listen, URL: o.cfg.GitHubURL, Secret: string(o.cfg.WebhookSecret), AppID: o.cfg.AppID, Workers: o.cfg.Workers, DryRun: o.cfg.DryRun}
+			if diff := cmp.Diff(tt.want, g); diff != "" {
+				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestServe runs the real serve code path on a real listener: it answers
+// without contacting GitHub, then handles a Dependabot pull request.
+func TestServe(t *testing.T) {
+	sim := githubtest.New(t, githubtest.Options{})
+	key := writeFile(t, "key.pem", string(sim.PrivateKeyPEM()))
+	env := map[string]string{"PINBOT_WEBHOOK_SECRET": sim.WebhookSecret()}
+	o, err := parseServe([]string{"--listen", "127.0.0.1:0", "--app-id", "4242", "--private-key-file", key, "--github-url", sim.EnterpriseURL()},
+		func(k string) string { return env[k] }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs bytes.Buffer
+	o.cfg.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, o, ready) }()
+	addr := <-ready
+	base := "http://" + addr
+
+	get := func(path string) string {
+		t.Helper()
+		resp, err := http.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("GET %s = %d", path, resp.StatusCode)
+		}
+		return string(b)
+	}
+	get("/healthz")
+	get("/readyz")
+	m := get("/metrics")
+	for _, name := range []string{"pinbot_deliveries_total", "pinbot_decisions_total", "pinbot_github_requests_total", "pinbot_github_rate_limit_remaining", "pinbot_queue_depth"} {
+		if !strings.Contains(m, "# TYPE "+name+" ") {
+			t.Errorf("metric %s not registered at start", name)
+		}
+	}
+	if calls := sim.Stats().Calls; calls != 0 {
+		t.Fatalf("serve contacted GitHub %d times before any delivery", calls)
+	}
+
+	r := sim.CreateRepo("acme", "op", false)
+	r.Commit("main", "", map[string]string{
+		"requirements.txt": "kopf==1.40.1\n",
+		"adr/0001-pin-kopf.md": "---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: kopf\n    version: 1.40.1\n---\n# 1. Pin kopf\n",
+	}, "init", githubtest.Author{})
+	r.Commit("dependabot/pip/kopf-1.42.0", "main", map[string]string{"requirements.txt": "kopf==1.42.0\n"}, "Bump kopf from 1.40.1 to 1.42.0", githubtest.Dependabot)
+	n, opened := r.OpenPR(githubtest.PROptions{Head: "dependabot/pip/kopf-1.42.0", User: githubtest.DependabotUser, Title: "Bump kopf from 1.40.1 to 1.42.0"})
+	for _, d := range []githubtest.Delivery{opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success")} {
+		if code, err := sim.Deliver(ctx, base+"/webhook", d); err != nil || code != http.StatusAccepted {
+			t.Fatalf("deliver %s: %d %v", d.Event, code, err)
+		}
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for r.PRState(n) != "closed" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if r.PRState(n) != "closed" || len(r.Comments(n)) != 1 {
+		t.Errorf("PR state %s with %d comments, want closed with 1", r.PRState(n), len(r.Comments(n)))
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve returned %v after cancel", err)
+	}
+	if strings.Contains(logs.String(), sim.WebhookSecret()) || strings.Contains(logs.String(), "PRIVATE KEY") {
+		t.Errorf("logs contain a secret:\n%s", logs.String())
+	}
+	if !strings.Contains(logs.String(), `"verdict":"block"`) {
+		t.Errorf("logs lack the decision:\n%s", logs.String())
+	}
+}
