@@ -122,7 +122,7 @@ func TestServe(t *testing.T) {
 
 	r := sim.CreateRepo("acme", "op", false)
 	r.Commit("main", "", map[string]string{
-		"requirements.txt": "kopf==1.40.1\n",
+		"requirements.txt":     "kopf==1.40.1\n",
 		"adr/0001-pin-kopf.md": "---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: kopf\n    version: 1.40.1\n---\n# 1. Pin kopf\n",
 	}, "init", githubtest.Author{})
 	r.Commit("dependabot/pip/kopf-1.42.0", "main", map[string]string{"requirements.txt": "kopf==1.42.0\n"}, "Bump kopf from 1.40.1 to 1.42.0", githubtest.Dependabot)
