@@ -46,7 +46,7 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 		fs.PrintDefaults()
 	}
 	metricsURL := fs.String("metrics-url", "", "Prometheus metrics `URL` to scrape (http or https)")
-	metric := fs.String("metric", "process_resident_memory_bytes", "series to read from --metrics-url, with optional label matchers: `name{label=\"value\",...}`")
+	metric := fs.String("metric", "process_resident_memory_bytes", "`selector` of the series to read from --metrics-url: a name with optional label matchers, name{label=\"value\",...}")
 	tokenFile := fs.String("bearer-token-file", "", "`file` holding a bearer token for --metrics-url, read at every scrape")
 	caFile := fs.String("ca-file", "", "PEM `file` of CA certificates to trust for an https --metrics-url")
 	insecure := fs.Bool("insecure-skip-tls-verify", false, "do not check the certificate of an https --metrics-url")
@@ -171,7 +171,9 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 		ran = memcheck.FormatDuration(samples[len(samples)-1].Time.Sub(samples[0].Time).Round(100*time.Millisecond)) + " of the " + memcheck.FormatDuration(*duration) + " run"
 	}
 	switch {
-	case errors.Is(runErr, sample.ErrStopped):
+	case cmd != nil && (errors.Is(runErr, sample.ErrStopped) || errors.Is(runErr, sample.ErrExited)):
+		// Either the exit was seen first, or a read found the process gone;
+		// cmd.Stop above has waited for it, so its state is known.
 		rep.Outcome, rep.Reason = memreport.Fail, fmt.Sprintf("The command ended (%s) after %s, before the verification did.", cmd.State(), ran)
 		result = exitError{1}
 	case errors.Is(runErr, sample.ErrExited):

@@ -49,7 +49,7 @@ func SVG(r Report) []byte {
 	// The ceiling is drawn when it is near enough the samples not to
 	// flatten them; otherwise the legend says where it is.
 	ceiling := float64(r.Rules.CeilingBytes)
-	ceilingShown := ceiling > 0 && ceiling <= 1.5*hi
+	ceilingShown := ceiling > 0 && ceiling <= 3*hi
 	if ceilingShown {
 		hi = math.Max(hi, ceiling)
 	}
@@ -88,6 +88,14 @@ func SVG(r Report) []byte {
 	if ceilingShown {
 		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#cf222e" stroke-width="1.5" stroke-dasharray="6 4"/>`+"\n", left, left+plotW, py(ceiling), py(ceiling))
 	}
+	// Fitted slope over the judged window, under the samples.
+	if v := r.Verdict; v != nil {
+		ws := v.WarmupEnd.Sub(t0).Seconds()
+		we := v.End.Sub(t0).Seconds()
+		y1 := v.Slope.Intercept
+		y2 := v.Slope.Intercept + v.Slope.PerSecond*(we-ws)
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.5" stroke-dasharray="10 5" stroke-opacity="0.9"/>`+"\n", px(ws), py(y1), px(we), py(y2), slopeColor)
+	}
 	// Samples.
 	b.WriteString(`<polyline fill="none" stroke="#0969da" stroke-width="1.5" stroke-linejoin="round" points="`)
 	for i, s := range thin(r.Samples, plotW*2) {
@@ -99,12 +107,6 @@ func SVG(r Report) []byte {
 	b.WriteString(`"/>` + "\n")
 
 	if v := r.Verdict; v != nil {
-		// Fitted slope over the judged window.
-		ws := v.WarmupEnd.Sub(t0).Seconds()
-		we := v.End.Sub(t0).Seconds()
-		y1 := v.Slope.Intercept
-		y2 := v.Slope.Intercept + v.Slope.PerSecond*(we-ws)
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.5"/>`+"\n", px(ws), py(y1), px(we), py(y2), slopeColor)
 		// Peak.
 		pxp, pyp := px(v.Peak.Time.Sub(t0).Seconds()), py(float64(v.Peak.Bytes))
 		fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="3.5" fill="none" stroke="#24292f" stroke-width="1.5"/>`+"\n", pxp, pyp)
@@ -132,10 +134,13 @@ func legend(b *bytes.Buffer, r Report, ceiling float64, ceilingShown bool) {
 			x, y = left, y+18
 		}
 		switch kind {
-		case "line", "dash":
+		case "line", "dash", "longdash":
 			dash := ""
-			if kind == "dash" {
+			switch kind {
+			case "dash":
 				dash = ` stroke-dasharray="6 4"`
+			case "longdash":
+				dash = ` stroke-dasharray="10 5"`
 			}
 			fmt.Fprintf(b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.5"%s/>`+"\n", x, y-4, x+22, y-4, color, dash)
 		case "band":
@@ -147,7 +152,7 @@ func legend(b *bytes.Buffer, r Report, ceiling float64, ceilingShown bool) {
 	item("line", "#0969da", "memory")
 	if v := r.Verdict; v != nil {
 		per := r.Rules.ParsedRules.MaxGrowth.Per
-		item("line", slopeColor, fmt.Sprintf("Theil–Sen slope after warm-up %s/%s (allowed %s/%s)", signed(v.Slope.PerSecond*per.Seconds()),
+		item("longdash", slopeColor, fmt.Sprintf("Theil–Sen slope after warm-up %s/%s (allowed %s/%s)", signed(v.Slope.PerSecond*per.Seconds()),
 			memcheck.FormatDuration(per), memcheck.FormatBytes(float64(r.Rules.ParsedRules.MaxGrowth.Bytes)), memcheck.FormatDuration(per)))
 		item("band", "#eaeef2", "warm-up, not judged for growth")
 	}
