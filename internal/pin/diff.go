@@ -271,7 +271,8 @@ func diffFile(p string, r reader, base, head []byte) ([]Change, []string, error)
 		if data == nil {
 			return nil
 		}
-		pr, err := r(p, data)
+		// pip, npm and Docker all accept a UTF-8 byte order mark.
+		pr, err := r(p, bytes.TrimPrefix(data, []byte("\xef\xbb\xbf")))
 		if err != nil {
 			var re *ReadError
 			if !errors.As(err, &re) {

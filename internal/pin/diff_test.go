@@ -159,6 +159,12 @@ mylib = { git = "https://example.org/mylib.git", tag = "v2" }
 		},
 	},
 	{
+		name: "byte order mark",
+		base: map[string]string{"requirements.txt": "\ufeffkopf==1.40.1\n", "package.json": "\ufeff{\"dependencies\": {\"a\": \"1.0.0\"}}"},
+		head: map[string]string{"requirements.txt": "\ufeffkopf==1.42.0\n", "package.json": "{\"dependencies\": {\"a\": \"1.0.0\"}}"},
+		want: []Change{{Ecosystem: Pip, Package: "kopf", Manifest: "requirements.txt", Old: "==1.40.1", New: "==1.42.0"}},
+	},
+	{
 		name: "only the lock file changed",
 		base: map[string]string{"poetry.lock": "[[package]]\nname = \"kopf\"\nversion = \"1.40.1\"\n"},
 		head: map[string]string{"poetry.lock": "[[package]]\nname = \"kopf\"\nversion = \"1.42.0\"\n\n[[package]]\nname = \"kopf\"\nversion = \"1.40.1\"\n"},

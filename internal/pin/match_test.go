@@ -172,3 +172,16 @@ func TestNormalizeName(t *testing.T) {
 		}
 	}
 }
+
+func TestChangeString(t *testing.T) {
+	tests := map[string]Change{
+		"pip kopf ==1.40.1 -> ==1.42.0 in pyproject.toml":       {Ecosystem: Pip, Package: "kopf", Manifest: "pyproject.toml", Old: "==1.40.1", New: "==1.42.0"},
+		"gomod example.com/x (none) -> v1.0.0 in a/go.mod":      {Ecosystem: Gomod, Package: "example.com/x", Manifest: "a/go.mod", New: "v1.0.0"},
+		"npm left-pad 1.3.0 -> (none) in web/package-lock.json": {Ecosystem: NPM, Package: "left-pad", Manifest: "web/package-lock.json", Old: "1.3.0"},
+	}
+	for want, c := range tests {
+		if got := c.String(); got != want {
+			t.Errorf("String() = %q, want %q", got, want)
+		}
+	}
+}

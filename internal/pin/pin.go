@@ -92,3 +92,16 @@ type Change struct {
 	// declared constraint (pyproject.toml, package.json).
 	Resolved bool `json:"resolved,omitempty"`
 }
+
+// String describes the change on one line, as "pip kopf ==1.40.1 -> ==1.42.0
+// in pyproject.toml"; an absent side reads "(none)".
+func (c Change) String() string {
+	old, cur := c.Old, c.New
+	if old == "" {
+		old = "(none)"
+	}
+	if cur == "" {
+		cur = "(none)"
+	}
+	return string(c.Ecosystem) + " " + c.Package + " " + old + " -> " + cur + " in " + c.Manifest
+}
