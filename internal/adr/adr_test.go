@@ -13,18 +13,18 @@ import (
 	"github.com/kubetenant/kubetenant/internal/pin"
 )
 
-func TestParse(t *testing.T) {
-	tests := []struct {
-		name     string
-		path     string
-		data     string
-		want     Record
-		warnings []string // substrings, one per warning, in order
-	}{
-		{
-			name: "front matter with pins",
-			path: "adr/0003-pin-controller-runtime.md",
-			data: `---
+// parseTests cover every ADR form; the fuzz tests start from them too.
+var parseTests = []struct {
+	name     string
+	path     string
+	data     string
+	want     Record
+	warnings []string // substrings, one per warning, in order
+}{
+	{
+		name: "front matter with pins",
+		path: "adr/0003-pin-controller-runtime.md",
+		data: `---
 status: accepted
 date: 2026-12-02
 pins:
@@ -42,47 +42,47 @@ pins:
 
 ## Context
 `,
-			want: Record{Number: 3, Title: "Pin controller-runtime to v0.25.3", Path: "adr/0003-pin-controller-runtime.md", Status: "accepted", Enforced: true, Format: FrontMatter,
-				Pins: []pin.Pin{
-					{Ecosystem: pin.Gomod, Package: "sigs.k8s.io/controller-runtime", Version: "v0.25.3", Paths: []string{"operator/go.mod"}, Verify: []string{"memory-verification"}, Enforced: true,
-						Source: pin.Source{Number: 3, Title: "Pin controller-runtime to v0.25.3", Path: "adr/0003-pin-controller-runtime.md", Line: 5, Status: "accepted"}},
-					{Ecosystem: pin.Gomod, Package: "k8s.io/*", Version: "v0.37.2", Upstream: []string{"kubernetes/kubernetes#1"}, Enforced: true,
-						Source: pin.Source{Number: 3, Title: "Pin controller-runtime to v0.25.3", Path: "adr/0003-pin-controller-runtime.md", Line: 10, Status: "accepted"}},
-				}},
-		},
-		{
-			name: "front matter proposed is listed not enforced",
-			path: "docs/adr/0007-x.md",
-			data: "---\nstatus: proposed\npins:\n  - package: lodash\n    version: 4.17.21\n---\n# 7. Keep lodash\n",
-			want: Record{Number: 7, Title: "Keep lodash", Path: "docs/adr/0007-x.md", Status: "proposed", Format: FrontMatter,
-				Pins: []pin.Pin{{Package: "lodash", Version: "4.17.21", Source: pin.Source{Number: 7, Title: "Keep lodash", Path: "docs/adr/0007-x.md", Line: 4, Status: "proposed"}}}},
-		},
-		{
-			name: "front matter superseded",
-			path: "adr/0001-a.md",
-			data: "---\nstatus: superseded by ADR-0004\ntitle: Use A\n---\n",
-			want: Record{Number: 1, Title: "Use A", Path: "adr/0001-a.md", Status: "superseded by adr-0004", Format: FrontMatter},
-		},
-		{
-			name: "front matter without pins has no pins even with constraints in text",
-			path: "adr/0002-b.md",
-			data: "---\nstatus: accepted\n---\n# Use B\n\nWe tried kopf==1.42.0 once.\n",
-			want: Record{Number: 2, Title: "Use B", Path: "adr/0002-b.md", Status: "accepted", Enforced: true, Format: FrontMatter},
-		},
-		{
-			name: "front matter pin shorthand and ecosystem alias",
-			path: "adr/0005-c.md",
-			data: "---\nstatus: Accepted\npins:\n  - kopf==1.40.1\n  - ecosystem: uv\n    package: aiohttp\n    version: ==3.9.5\n---\n# C\n",
-			want: Record{Number: 5, Title: "C", Path: "adr/0005-c.md", Status: "accepted", Enforced: true, Format: FrontMatter,
-				Pins: []pin.Pin{
-					{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Enforced: true, Source: pin.Source{Number: 5, Title: "C", Path: "adr/0005-c.md", Line: 4, Status: "accepted"}},
-					{Ecosystem: pin.Pip, Package: "aiohttp", Version: "3.9.5", Enforced: true, Source: pin.Source{Number: 5, Title: "C", Path: "adr/0005-c.md", Line: 5, Status: "accepted"}},
-				}},
-		},
-		{
-			name: "front matter bad pins are warned and skipped",
-			path: "adr/0006-d.md",
-			data: `---
+		want: Record{Number: 3, Title: "Pin controller-runtime to v0.25.3", Path: "adr/0003-pin-controller-runtime.md", Status: "accepted", Enforced: true, Format: FrontMatter,
+			Pins: []pin.Pin{
+				{Ecosystem: pin.Gomod, Package: "sigs.k8s.io/controller-runtime", Version: "v0.25.3", Paths: []string{"operator/go.mod"}, Verify: []string{"memory-verification"}, Enforced: true,
+					Source: pin.Source{Number: 3, Title: "Pin controller-runtime to v0.25.3", Path: "adr/0003-pin-controller-runtime.md", Line: 5, Status: "accepted"}},
+				{Ecosystem: pin.Gomod, Package: "k8s.io/*", Version: "v0.37.2", Upstream: []string{"kubernetes/kubernetes#1"}, Enforced: true,
+					Source: pin.Source{Number: 3, Title: "Pin controller-runtime to v0.25.3", Path: "adr/0003-pin-controller-runtime.md", Line: 10, Status: "accepted"}},
+			}},
+	},
+	{
+		name: "front matter proposed is listed not enforced",
+		path: "docs/adr/0007-x.md",
+		data: "---\nstatus: proposed\npins:\n  - package: lodash\n    version: 4.17.21\n---\n# 7. Keep lodash\n",
+		want: Record{Number: 7, Title: "Keep lodash", Path: "docs/adr/0007-x.md", Status: "proposed", Format: FrontMatter,
+			Pins: []pin.Pin{{Package: "lodash", Version: "4.17.21", Source: pin.Source{Number: 7, Title: "Keep lodash", Path: "docs/adr/0007-x.md", Line: 4, Status: "proposed"}}}},
+	},
+	{
+		name: "front matter superseded",
+		path: "adr/0001-a.md",
+		data: "---\nstatus: superseded by ADR-0004\ntitle: Use A\n---\n",
+		want: Record{Number: 1, Title: "Use A", Path: "adr/0001-a.md", Status: "superseded by adr-0004", Format: FrontMatter},
+	},
+	{
+		name: "front matter without pins has no pins even with constraints in text",
+		path: "adr/0002-b.md",
+		data: "---\nstatus: accepted\n---\n# Use B\n\nWe tried kopf==1.42.0 once.\n",
+		want: Record{Number: 2, Title: "Use B", Path: "adr/0002-b.md", Status: "accepted", Enforced: true, Format: FrontMatter},
+	},
+	{
+		name: "front matter pin shorthand and ecosystem alias",
+		path: "adr/0005-c.md",
+		data: "---\nstatus: Accepted\npins:\n  - kopf==1.40.1\n  - ecosystem: uv\n    package: aiohttp\n    version: ==3.9.5\n---\n# C\n",
+		want: Record{Number: 5, Title: "C", Path: "adr/0005-c.md", Status: "accepted", Enforced: true, Format: FrontMatter,
+			Pins: []pin.Pin{
+				{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Enforced: true, Source: pin.Source{Number: 5, Title: "C", Path: "adr/0005-c.md", Line: 4, Status: "accepted"}},
+				{Ecosystem: pin.Pip, Package: "aiohttp", Version: "3.9.5", Enforced: true, Source: pin.Source{Number: 5, Title: "C", Path: "adr/0005-c.md", Line: 5, Status: "accepted"}},
+			}},
+	},
+	{
+		name: "front matter bad pins are warned and skipped",
+		path: "adr/0006-d.md",
+		data: `---
 status: accepted
 pins:
   - ecosystem: cargo
@@ -99,34 +99,34 @@ pins:
 ---
 # D
 `,
-			want: Record{Number: 6, Title: "D", Path: "adr/0006-d.md", Status: "accepted", Enforced: true, Format: FrontMatter,
-				Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "urllib3", Version: "2.2.1", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 10, Status: "accepted"}}}},
-			warnings: []string{
-				`adr/0006-d.md:4: unknown ecosystem "cargo"`,
-				`adr/0006-d.md:7: version ">=1.40.1" of kopf is not an exact version`,
-				`adr/0006-d.md:9: a pin needs both package and version`,
-				`adr/0006-d.md:13: unknown pin key "verfiy"`,
-				`adr/0006-d.md:14: pin "just text" is not an exact constraint`,
-			},
+		want: Record{Number: 6, Title: "D", Path: "adr/0006-d.md", Status: "accepted", Enforced: true, Format: FrontMatter,
+			Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "urllib3", Version: "2.2.1", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 10, Status: "accepted"}}}},
+		warnings: []string{
+			`adr/0006-d.md:4: unknown ecosystem "cargo"`,
+			`adr/0006-d.md:7: version ">=1.40.1" of kopf is not an exact version`,
+			`adr/0006-d.md:9: a pin needs both package and version`,
+			`adr/0006-d.md:13: unknown pin key "verfiy"`,
+			`adr/0006-d.md:14: pin "just text" is not an exact constraint`,
 		},
-		{
-			name:     "front matter invalid YAML warns with line",
-			path:     "adr/0008-e.md",
-			data:     "---\nstatus: accepted\npins: [\n---\n# E\n",
-			want:     Record{Number: 8, Title: "E", Path: "adr/0008-e.md", Enforced: true, Format: FrontMatter},
-			warnings: []string{"adr/0008-e.md:3: invalid front matter"},
-		},
-		{
-			name:     "front matter never closed",
-			path:     "adr/0009-f.md",
-			data:     "---\nstatus: accepted\n# F\n",
-			want:     Record{Number: 9, Title: "F", Path: "adr/0009-f.md", Status: "accepted", Format: Nygard, Enforced: true},
-			warnings: []string{"adr/0009-f.md:1: front matter starts with --- but is never closed"},
-		},
-		{
-			name: "yaml record takes pins from the decision text",
-			path: "docs/decisions/083-kopf-version-pin.yaml",
-			data: `number: 83
+	},
+	{
+		name:     "front matter invalid YAML warns with line",
+		path:     "adr/0008-e.md",
+		data:     "---\nstatus: accepted\npins: [\n---\n# E\n",
+		want:     Record{Number: 8, Title: "E", Path: "adr/0008-e.md", Enforced: true, Format: FrontMatter},
+		warnings: []string{"adr/0008-e.md:3: invalid front matter"},
+	},
+	{
+		name:     "front matter never closed",
+		path:     "adr/0009-f.md",
+		data:     "---\nstatus: accepted\n# F\n",
+		want:     Record{Number: 9, Title: "F", Path: "adr/0009-f.md", Status: "accepted", Format: Nygard, Enforced: true},
+		warnings: []string{"adr/0009-f.md:1: front matter starts with --- but is never closed"},
+	},
+	{
+		name: "yaml record takes pins from the decision text",
+		path: "docs/decisions/083-kopf-version-pin.yaml",
+		data: `number: 83
 title: "Hard Pin kopf to 1.40.1 Due to Memory Leak"
 category: architecture
 decision: >
@@ -143,14 +143,14 @@ rejected_alternatives:
     reason: "less stable"
 provenance: guided-ai
 `,
-			want: Record{Number: 83, Title: "Hard Pin kopf to 1.40.1 Due to Memory Leak", Path: "docs/decisions/083-kopf-version-pin.yaml", Enforced: true, Format: YAMLRecord,
-				Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Upstream: []string{"nolar/kopf#1172"}, Enforced: true,
-					Source: pin.Source{Number: 83, Title: "Hard Pin kopf to 1.40.1 Due to Memory Leak", Path: "docs/decisions/083-kopf-version-pin.yaml", Line: 8}}}},
-		},
-		{
-			name: "yaml record with Go pin, triple equals and upstream elsewhere",
-			path: "decisions/12.yml",
-			data: `number: "012"
+		want: Record{Number: 83, Title: "Hard Pin kopf to 1.40.1 Due to Memory Leak", Path: "docs/decisions/083-kopf-version-pin.yaml", Enforced: true, Format: YAMLRecord,
+			Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Upstream: []string{"nolar/kopf#1172"}, Enforced: true,
+				Source: pin.Source{Number: 83, Title: "Hard Pin kopf to 1.40.1 Due to Memory Leak", Path: "docs/decisions/083-kopf-version-pin.yaml", Line: 8}}}},
+	},
+	{
+		name: "yaml record with Go pin, triple equals and upstream elsewhere",
+		path: "decisions/12.yml",
+		data: `number: "012"
 title: Freeze runtime
 status: accepted
 decision: |
@@ -158,46 +158,46 @@ decision: |
   Not pins: "name": "1.2.3", count == 0, lib==1.40.*, foo@1.2.3.
 rationale: see kubernetes-sigs/controller-runtime#3000
 `,
-			want: Record{Number: 12, Title: "Freeze runtime", Path: "decisions/12.yml", Status: "accepted", Enforced: true, Format: YAMLRecord,
-				Pins: []pin.Pin{
-					{Ecosystem: pin.Pip, Package: "legacy-lib", Version: "2.0.0b1", Upstream: []string{"kubernetes-sigs/controller-runtime#3000"}, Enforced: true,
-						Source: pin.Source{Number: 12, Title: "Freeze runtime", Path: "decisions/12.yml", Line: 5, Status: "accepted"}},
-					{Ecosystem: pin.Gomod, Package: "sigs.k8s.io/controller-runtime", Version: "v0.25.3", Upstream: []string{"kubernetes-sigs/controller-runtime#3000"}, Enforced: true,
-						Source: pin.Source{Number: 12, Title: "Freeze runtime", Path: "decisions/12.yml", Line: 5, Status: "accepted"}},
-				}},
-		},
-		{
-			name: "yaml record explicit pins win over text",
-			path: "docs/decisions/020-x.yaml",
-			data: "number: 20\ntitle: X\nstatus: rejected\ndecision: use kopf==1.0.0\npins:\n  - {ecosystem: pip, package: kopf, version: 1.0.1}\n",
-			want: Record{Number: 20, Title: "X", Path: "docs/decisions/020-x.yaml", Status: "rejected", Format: YAMLRecord,
-				Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.0.1", Source: pin.Source{Number: 20, Title: "X", Path: "docs/decisions/020-x.yaml", Line: 6, Status: "rejected"}}}},
-		},
-		{
-			name:     "yaml record that is not a mapping",
-			path:     "docs/decisions/021-y.yaml",
-			data:     "- a\n- b\n",
-			want:     Record{Number: 21, Title: "y", Path: "docs/decisions/021-y.yaml", Enforced: true, Format: YAMLRecord},
-			warnings: []string{"docs/decisions/021-y.yaml:1: a decision record must be a mapping"},
-		},
-		{
-			name:     "yaml record with a syntax error",
-			path:     "docs/decisions/022-z.yaml",
-			data:     "number: 22\ntitle: [\n",
-			want:     Record{Number: 22, Title: "z", Path: "docs/decisions/022-z.yaml", Enforced: true, Format: YAMLRecord},
-			warnings: []string{"docs/decisions/022-z.yaml:2: invalid YAML"},
-		},
-		{
-			name:     "yaml record with a bad number and status",
-			path:     "docs/decisions/x.yaml",
-			data:     "number: eighty\ntitle: X\nstatus: [a]\ndecision: keep kopf==1.40.1\n",
-			want:     Record{Title: "X", Path: "docs/decisions/x.yaml", Status: "invalid", Format: YAMLRecord, Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Source: pin.Source{Title: "X", Path: "docs/decisions/x.yaml", Line: 4, Status: "invalid"}}}},
-			warnings: []string{`:1: number "eighty" is not a whole number`, ":3: status must be a single value", `status "invalid" is not one of`},
-		},
-		{
-			name: "nygard with pins section",
-			path: "doc/adr/0004-pin-kopf.md",
-			data: `# 4. Pin kopf
+		want: Record{Number: 12, Title: "Freeze runtime", Path: "decisions/12.yml", Status: "accepted", Enforced: true, Format: YAMLRecord,
+			Pins: []pin.Pin{
+				{Ecosystem: pin.Pip, Package: "legacy-lib", Version: "2.0.0b1", Upstream: []string{"kubernetes-sigs/controller-runtime#3000"}, Enforced: true,
+					Source: pin.Source{Number: 12, Title: "Freeze runtime", Path: "decisions/12.yml", Line: 5, Status: "accepted"}},
+				{Ecosystem: pin.Gomod, Package: "sigs.k8s.io/controller-runtime", Version: "v0.25.3", Upstream: []string{"kubernetes-sigs/controller-runtime#3000"}, Enforced: true,
+					Source: pin.Source{Number: 12, Title: "Freeze runtime", Path: "decisions/12.yml", Line: 5, Status: "accepted"}},
+			}},
+	},
+	{
+		name: "yaml record explicit pins win over text",
+		path: "docs/decisions/020-x.yaml",
+		data: "number: 20\ntitle: X\nstatus: rejected\ndecision: use kopf==1.0.0\npins:\n  - {ecosystem: pip, package: kopf, version: 1.0.1}\n",
+		want: Record{Number: 20, Title: "X", Path: "docs/decisions/020-x.yaml", Status: "rejected", Format: YAMLRecord,
+			Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.0.1", Source: pin.Source{Number: 20, Title: "X", Path: "docs/decisions/020-x.yaml", Line: 6, Status: "rejected"}}}},
+	},
+	{
+		name:     "yaml record that is not a mapping",
+		path:     "docs/decisions/021-y.yaml",
+		data:     "- a\n- b\n",
+		want:     Record{Number: 21, Title: "y", Path: "docs/decisions/021-y.yaml", Enforced: true, Format: YAMLRecord},
+		warnings: []string{"docs/decisions/021-y.yaml:1: a decision record must be a mapping"},
+	},
+	{
+		name:     "yaml record with a syntax error",
+		path:     "docs/decisions/022-z.yaml",
+		data:     "number: 22\ntitle: [\n",
+		want:     Record{Number: 22, Title: "z", Path: "docs/decisions/022-z.yaml", Enforced: true, Format: YAMLRecord},
+		warnings: []string{"docs/decisions/022-z.yaml:2: invalid YAML"},
+	},
+	{
+		name:     "yaml record with a bad number and status",
+		path:     "docs/decisions/x.yaml",
+		data:     "number: eighty\ntitle: X\nstatus: [a]\ndecision: keep kopf==1.40.1\n",
+		want:     Record{Title: "X", Path: "docs/decisions/x.yaml", Status: "invalid", Format: YAMLRecord, Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Source: pin.Source{Title: "X", Path: "docs/decisions/x.yaml", Line: 4, Status: "invalid"}}}},
+		warnings: []string{`:1: number "eighty" is not a whole number`, ":3: status must be a single value", `status "invalid" is not one of`},
+	},
+	{
+		name: "nygard with pins section",
+		path: "doc/adr/0004-pin-kopf.md",
+		data: `# 4. Pin kopf
 
 Date: 2026-01-01
 
@@ -218,49 +218,51 @@ We pin kopf.
 - kopf==1.40.1
 - github.com/google/go-github/v60@v60.0.0
 `,
-			want: Record{Number: 4, Title: "Pin kopf", Path: "doc/adr/0004-pin-kopf.md", Status: "accepted", Enforced: true, Format: Nygard,
-				Pins: []pin.Pin{
-					{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Upstream: []string{"nolar/kopf#1172"}, Enforced: true, Source: pin.Source{Number: 4, Title: "Pin kopf", Path: "doc/adr/0004-pin-kopf.md", Line: 19, Status: "accepted"}},
-					{Ecosystem: pin.Gomod, Package: "github.com/google/go-github/v60", Version: "v60.0.0", Upstream: []string{"nolar/kopf#1172"}, Enforced: true, Source: pin.Source{Number: 4, Title: "Pin kopf", Path: "doc/adr/0004-pin-kopf.md", Line: 20, Status: "accepted"}},
-				}},
-		},
-		{
-			name: "nygard constraint in a decision sentence, superseded",
-			path: "adr/0010-old.md",
-			data: "# ADR-010: Old pin\n\n## Status\n\nSuperseded by [ADR-0011](0011-new.md)\n\n## Decision\n\nWe keep `requests==2.31.0` for now.\n",
-			want: Record{Number: 10, Title: "Old pin", Path: "adr/0010-old.md", Status: "superseded by adr-0011", Format: Nygard,
-				Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "requests", Version: "2.31.0", Source: pin.Source{Number: 10, Title: "Old pin", Path: "adr/0010-old.md", Line: 9, Status: "superseded by adr-0011"}}}},
-		},
-		{
-			name: "nygard without status is accepted; MADR 2 status line",
-			path: "adr/notes.md",
-			data: "# ADR 14: Use X\n\n* Status: accepted (2026-01-02)\n\nWe use x.org/y@v1.2.3.\n",
-			want: Record{Number: 14, Title: "Use X", Path: "adr/notes.md", Status: "accepted (2026-01-02)", Enforced: true, Format: Nygard,
-				Pins: []pin.Pin{{Ecosystem: pin.Gomod, Package: "x.org/y", Version: "v1.2.3", Enforced: true, Source: pin.Source{Number: 14, Title: "Use X", Path: "adr/notes.md", Line: 5, Status: "accepted (2026-01-02)"}}}},
-		},
-		{
-			name:     "nygard empty pins section warns",
-			path:     "adr/0015-x.md",
-			data:     "# X\n\n## Pins\n\nkopf, exactly 1.40.1\n",
-			want:     Record{Number: 15, Title: "X", Path: "adr/0015-x.md", Enforced: true, Format: Nygard},
-			warnings: []string{"adr/0015-x.md:3: the Pins section holds no exact constraint"},
-		},
-		{
-			name:     "nygard unknown status is not enforced",
-			path:     "adr/0016-x.md",
-			data:     "# X\n\n## Status\n\nApproved\n\n## Decision\n\nkopf==1.40.1\n",
-			want:     Record{Number: 16, Title: "X", Path: "adr/0016-x.md", Status: "approved", Format: Nygard, Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Source: pin.Source{Number: 16, Title: "X", Path: "adr/0016-x.md", Line: 9, Status: "approved"}}}},
-			warnings: []string{`adr/0016-x.md:5: status "approved" is not one of`},
-		},
-		{
-			name:     "not utf-8",
-			path:     "adr/0017-x.md",
-			data:     "# X\xff\n",
-			want:     Record{Number: 17, Title: "X\uFFFD", Path: "adr/0017-x.md", Enforced: true, Format: Nygard},
-			warnings: []string{"not valid UTF-8"},
-		},
-	}
-	for _, tt := range tests {
+		want: Record{Number: 4, Title: "Pin kopf", Path: "doc/adr/0004-pin-kopf.md", Status: "accepted", Enforced: true, Format: Nygard,
+			Pins: []pin.Pin{
+				{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Upstream: []string{"nolar/kopf#1172"}, Enforced: true, Source: pin.Source{Number: 4, Title: "Pin kopf", Path: "doc/adr/0004-pin-kopf.md", Line: 19, Status: "accepted"}},
+				{Ecosystem: pin.Gomod, Package: "github.com/google/go-github/v60", Version: "v60.0.0", Upstream: []string{"nolar/kopf#1172"}, Enforced: true, Source: pin.Source{Number: 4, Title: "Pin kopf", Path: "doc/adr/0004-pin-kopf.md", Line: 20, Status: "accepted"}},
+			}},
+	},
+	{
+		name: "nygard constraint in a decision sentence, superseded",
+		path: "adr/0010-old.md",
+		data: "# ADR-010: Old pin\n\n## Status\n\nSuperseded by [ADR-0011](0011-new.md)\n\n## Decision\n\nWe keep `requests==2.31.0` for now.\n",
+		want: Record{Number: 10, Title: "Old pin", Path: "adr/0010-old.md", Status: "superseded by adr-0011", Format: Nygard,
+			Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "requests", Version: "2.31.0", Source: pin.Source{Number: 10, Title: "Old pin", Path: "adr/0010-old.md", Line: 9, Status: "superseded by adr-0011"}}}},
+	},
+	{
+		name: "nygard without status is accepted; MADR 2 status line",
+		path: "adr/notes.md",
+		data: "# ADR 14: Use X\n\n* Status: accepted (2026-01-02)\n\nWe use x.org/y@v1.2.3.\n",
+		want: Record{Number: 14, Title: "Use X", Path: "adr/notes.md", Status: "accepted (2026-01-02)", Enforced: true, Format: Nygard,
+			Pins: []pin.Pin{{Ecosystem: pin.Gomod, Package: "x.org/y", Version: "v1.2.3", Enforced: true, Source: pin.Source{Number: 14, Title: "Use X", Path: "adr/notes.md", Line: 5, Status: "accepted (2026-01-02)"}}}},
+	},
+	{
+		name:     "nygard empty pins section warns",
+		path:     "adr/0015-x.md",
+		data:     "# X\n\n## Pins\n\nkopf, exactly 1.40.1\n",
+		want:     Record{Number: 15, Title: "X", Path: "adr/0015-x.md", Enforced: true, Format: Nygard},
+		warnings: []string{"adr/0015-x.md:3: the Pins section holds no exact constraint"},
+	},
+	{
+		name:     "nygard unknown status is not enforced",
+		path:     "adr/0016-x.md",
+		data:     "# X\n\n## Status\n\nApproved\n\n## Decision\n\nkopf==1.40.1\n",
+		want:     Record{Number: 16, Title: "X", Path: "adr/0016-x.md", Status: "approved", Format: Nygard, Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Source: pin.Source{Number: 16, Title: "X", Path: "adr/0016-x.md", Line: 9, Status: "approved"}}}},
+		warnings: []string{`adr/0016-x.md:5: status "approved" is not one of`},
+	},
+	{
+		name:     "not utf-8",
+		path:     "adr/0017-x.md",
+		data:     "# X\xff\n",
+		want:     Record{Number: 17, Title: "X\uFFFD", Path: "adr/0017-x.md", Enforced: true, Format: Nygard},
+		warnings: []string{"not valid UTF-8"},
+	},
+}
+
+func TestParse(t *testing.T) {
+	for _, tt := range parseTests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, ws := Parse(tt.path, []byte(tt.data))
 			if diff := cmp.Diff(tt.want, got); diff != "" {
@@ -348,7 +350,19 @@ func TestLoadThisRepository(t *testing.T) {
 	}
 }
 
+// seed adds the table inputs whose path ends in one of exts.
+func seed(f *testing.F, exts ...string) {
+	for _, tt := range parseTests {
+		for _, e := range exts {
+			if strings.HasSuffix(tt.path, e) {
+				f.Add([]byte(tt.data))
+			}
+		}
+	}
+}
+
 func FuzzParseFrontMatter(f *testing.F) {
+	seed(f, ".md")
 	f.Add([]byte("---\nstatus: accepted\npins:\n  - {package: a, version: 1.0.0, verify: [x]}\n---\n# 1. A\n"))
 	f.Add([]byte("---\nstatus: [\n---\n"))
 	f.Add([]byte("---\npins: [kopf==1.40.1, 3, {package: '[', version: 1}]\n---\n"))
@@ -356,6 +370,7 @@ func FuzzParseFrontMatter(f *testing.F) {
 }
 
 func FuzzParseYAMLRecord(f *testing.F) {
+	seed(f, ".yaml", ".yml")
 	f.Add([]byte("number: 83\ntitle: K\ndecision: >\n  The constraint is: kopf==1.40.1 (nolar/kopf#1172)\n"))
 	f.Add([]byte("number: x\nstatus: {a: b}\ndecision: [a@v1.2.3, b==2]\n"))
 	f.Add([]byte("- a\n"))
@@ -363,6 +378,7 @@ func FuzzParseYAMLRecord(f *testing.F) {
 }
 
 func FuzzParseNygard(f *testing.F) {
+	seed(f, ".md")
 	f.Add([]byte("# 4. Pin\n\n## Status\n\nAccepted\n\n## Pins\n\n- kopf==1.40.1\n- a.b/c@v1.0.0\n"))
 	f.Add([]byte("# X\n```\n## Status\n```\nStatus: superseded by 3\nfoo === 1.2.3\n"))
 	f.Add([]byte("## Decision\n\nx==1.40.* y==2.0,<3\n"))

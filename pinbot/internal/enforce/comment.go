@@ -296,13 +296,16 @@ func code(ss []string) []string {
 }
 
 // cell makes s safe inside inline code in a Markdown table cell.
-func cell(s string) string {
-	return strings.NewReplacer("|", "\\|", "\n", " ", "\r", " ", "`", "'").Replace(s)
-}
+func cell(s string) string { return cellEscaper.Replace(s) }
+
+var (
+	cellEscaper = strings.NewReplacer("|", "\\|", "\n", " ", "\r", " ", "`", "'")
+	textEscaper = strings.NewReplacer("<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]", "*", "\\*", "_", "\\_")
+)
 
 // text makes s safe as plain text in a Markdown table cell or paragraph.
 func text(s string) string {
-	return strings.NewReplacer("<", "&lt;", ">", "&gt;", "[", "\\[", "]", "\\]", "*", "\\*", "_", "\\_").Replace(cell(s))
+	return textEscaper.Replace(cell(s))
 }
 
 // dependabotEcosystem maps an ecosystem to dependabot.yml's

@@ -245,9 +245,11 @@ func Evaluate(in Input) Result {
 
 	protected := protectedFiles(in.PR.Files, cfg.Verification.ProtectedPaths)
 	r.Protected = protected
+	index := newPinIndex(in.Pins)
 	for _, c := range in.Changes {
-		for _, p := range in.Pins {
-			if !p.Enforced || !p.Matches(c) {
+		for _, i := range index.candidates(c) {
+			p := in.Pins[i]
+			if !p.Matches(c) {
 				continue
 			}
 			pr := PinResult{Pin: p, Change: c}

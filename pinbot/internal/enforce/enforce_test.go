@@ -109,6 +109,14 @@ func TestEvaluate(t *testing.T) {
 			want: want{Verdict: Block, Pins: []Verdict{Block}, States: []string{"absent"}, Close: true, Comment: true},
 		},
 		{
+			name: "pattern pin matches",
+			modify: func(in *Input) {
+				in.Pins[0].Package = "ko*"
+				in.Pins = append([]pin.Pin{{Ecosystem: pin.Pip, Package: "requests", Version: "2.31.0", Enforced: true}}, in.Pins...)
+			},
+			want: want{Verdict: Block, Pins: []Verdict{Block}, States: []string{"absent"}, Close: true, Comment: true},
+		},
+		{
 			name:   "absent after all suites completed blocks",
 			modify: func(in *Input) {},
 			want:   want{Verdict: Block, Pins: []Verdict{Block}, States: []string{"absent"}, Close: true, Comment: true, Reason: "absent although every check suite"},

@@ -64,3 +64,46 @@ func Claims(pr PullRequest, bots []string) []pin.BotUpdate {
 	}
 	return out
 }
+
+// pinIndex finds the pins whose name can match a change without comparing
+// every change with every pin: pins are indexed by their name normalised
+// for each ecosystem met. It only narrows the candidates; pin.Pin.Matches
+// decides.
+type pinIndex struct {
+	pins     []pin.Pin
+	patterns []int // pins whose package is a pattern: always candidates
+	byEco    map[pin.Ecosystem]map[string][]int
+}
+
+func newPinIndex(pins []pin.Pin) *pinIndex {
+	x := &pinIndex{pins: pins, byEco: map[pin.Ecosystem]map[string][]int{}}
+	for i, p := range pins {
+		if p.Enforced && strings.ContainsAny(p.Package, "*?[") {
+			x.patterns = append(x.patterns, i)
+		}
+	}
+	return x
+}
+
+// candidates returns the indexes of the enforced pins that may match c, in
+// ascending order.
+func (x *pinIndex) candidates(c pin.Change) []int {
+	names, ok := x.byEco[c.Ecosystem]
+	if !ok {
+		names = map[string][]int{}
+		for i, p := range x.pins {
+			if p.Enforced && !strings.ContainsAny(p.Package, "*?[") {
+				n := pin.NormalizeName(c.Ecosystem, p.Package)
+				names[n] = append(names[n], i)
+			}
+		}
+		x.byEco[c.Ecosystem] = names
+	}
+	exact := names[strings.TrimSpace(c.Package)]
+	if len(x.patterns) == 0 {
+		return exact
+	}
+	out := append(append([]int(nil), exact...), x.patterns...)
+	slices.Sort(out)
+	return out
+}
