@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"reflect"
 	"sort"
 	"strings"
 )
@@ -36,8 +37,12 @@ func (e *ReadError) Unwrap() error { return e.Err }
 // FilePair is one changed file with its contents at the base and at the head
 // of a pull request. A nil Base or Head means the file is absent there.
 type FilePair struct {
-	// Path is the slash-separated path relative to the repository root.
+	// Path is the slash-separated path relative to the repository root
+	// (at head, for a renamed file).
 	Path string
+	// BasePath is the file's path at base when it was renamed (GitHub's
+	// previous_filename); empty means Path.
+	BasePath string
 	// Base and Head are the file's contents, nil when absent.
 	Base, Head []byte
 }
@@ -221,22 +226,50 @@ func Diff(base, head fs.FS) ([]Change, error) {
 // and head, as GitHub's pull request files API gives them. Files for which
 // IsManifest is false are ignored; requirements includes are not followed
 // (an included file that changed is in the list itself when IsManifest
-// accepts its name).
+// accepts its name). A renamed file is one pair with BasePath set: it is
+// compared as one manifest when both names are manifests, and as a removal
+// when it is renamed to a name Diff does not read.
 func DiffFiles(files []FilePair) ([]Change, error) {
 	var changes []Change
 	var errs []error
 	for _, f := range files {
-		p := strings.TrimPrefix(path.Clean("/"+f.Path), "/")
-		if !IsManifest(p) {
+		hp := cleanPath(f.Path)
+		bp := hp
+		if f.BasePath != "" {
+			bp = cleanPath(f.BasePath)
+		}
+		base, head := f.Base, f.Head
+		rb, rh := manifestReader(bp), manifestReader(hp)
+		if rb == nil {
+			base = nil // the old name was not read: nothing was declared there
+		}
+		if rh == nil {
+			head = nil
+		}
+		name := hp
+		if rh == nil {
+			name = bp
+		}
+		if rb == nil && rh == nil {
 			continue
 		}
-		cs, _, err := diffFile(p, readerFor(p), f.Base, f.Head)
+		cs, _, err := diffSides(name, rb, rh, base, head)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		changes = append(changes, cs...)
 	}
 	return sortChanges(changes), errors.Join(errs...)
+}
+
+func cleanPath(p string) string { return strings.TrimPrefix(path.Clean("/"+p), "/") }
+
+// manifestReader returns the reader for a path IsManifest accepts, else nil.
+func manifestReader(p string) reader {
+	if !IsManifest(p) {
+		return nil
+	}
+	return readerFor(p)
 }
 
 // readOptional reads a file, returning nil for a file that does not exist.
@@ -257,7 +290,19 @@ func readOptional(fsys fs.FS, p string) ([]byte, error) {
 // diffFile compares one file at base and head. It returns the includes of
 // both versions so that Diff can follow them.
 func diffFile(p string, r reader, base, head []byte) ([]Change, []string, error) {
-	if base != nil && head != nil && bytes.Equal(base, head) {
+	return diffSides(p, r, r, base, head)
+}
+
+// diffSides is diffFile with a reader per side, for a file renamed from one
+// kind of manifest to another. Changes are reported against path p.
+func diffSides(p string, rBase, rHead reader, base, head []byte) ([]Change, []string, error) {
+	r := rHead
+	if r == nil {
+		r = rBase
+	}
+	// Identical bytes read by the same reader cannot change anything (readers
+	// are top-level functions, so their code pointers identify them).
+	if base != nil && head != nil && bytes.Equal(base, head) && reflect.ValueOf(rBase).Pointer() == reflect.ValueOf(rHead).Pointer() {
 		// Nothing can change, but includes still matter to Diff.
 		var incs []string
 		if pb, err := r(p, base); err == nil {
@@ -267,7 +312,7 @@ func diffFile(p string, r reader, base, head []byte) ([]Change, []string, error)
 	}
 	var errs []error
 	var incs []string
-	read := func(data []byte) map[depKey]dep {
+	read := func(r reader, data []byte) map[depKey]dep {
 		if data == nil {
 			return nil
 		}
@@ -290,7 +335,7 @@ func diffFile(p string, r reader, base, head []byte) ([]Change, []string, error)
 		incs = append(incs, pr.includes...)
 		return mergeDeps(pr.deps)
 	}
-	old, cur := read(base), read(head)
+	old, cur := read(rBase, base), read(rHead, head)
 	if len(errs) > 0 {
 		return nil, incs, errors.Join(errs...)
 	}

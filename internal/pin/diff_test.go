@@ -466,3 +466,35 @@ func writeTree(tb testing.TB, m fstest.MapFS) fs.FS {
 	}
 	return os.DirFS(dir)
 }
+
+func TestDiffFilesRenames(t *testing.T) {
+	req := []byte("kopf==1.40.1\n")
+	tests := []struct {
+		name string
+		f    FilePair
+		want []Change
+	}{
+		{"renamed manifest, same content", FilePair{BasePath: "requirements.txt", Path: "requirements/base.txt", Base: req, Head: req}, nil},
+		{"renamed manifest, new content", FilePair{BasePath: "requirements.txt", Path: "requirements/base.txt", Base: req, Head: []byte("kopf==1.42.0\n")},
+			[]Change{{Ecosystem: Pip, Package: "kopf", Manifest: "requirements/base.txt", Old: "==1.40.1", New: "==1.42.0"}}},
+		{"renamed away from a manifest name", FilePair{BasePath: "requirements.txt", Path: "old-deps.bak", Base: req, Head: req},
+			[]Change{{Ecosystem: Pip, Package: "kopf", Manifest: "requirements.txt", Old: "==1.40.1"}}},
+		{"renamed to a manifest name", FilePair{BasePath: "notes.md", Path: "requirements.txt", Base: req, Head: req},
+			[]Change{{Ecosystem: Pip, Package: "kopf", Manifest: "requirements.txt", New: "==1.40.1"}}},
+		{"renamed from a Dockerfile to a requirements file", FilePair{BasePath: "Dockerfile", Path: "requirements.txt", Base: []byte("FROM python:3.12\n"), Head: req},
+			[]Change{
+				{Ecosystem: Docker, Package: "python", Manifest: "requirements.txt", Old: "3.12"},
+				{Ecosystem: Pip, Package: "kopf", Manifest: "requirements.txt", New: "==1.40.1"},
+			}},
+		{"neither name is a manifest", FilePair{BasePath: "a.md", Path: "b.md", Base: req}, nil},
+	}
+	for _, tt := range tests {
+		got, err := DiffFiles([]FilePair{tt.f})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if d := cmp.Diff(tt.want, got); d != "" {
+			t.Errorf("%s (-want +got):\n%s", tt.name, d)
+		}
+	}
+}
