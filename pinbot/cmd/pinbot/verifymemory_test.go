@@ -45,6 +45,11 @@ type result struct {
 // temporary folder and a temporary $GITHUB_STEP_SUMMARY.
 func verifyMemory(t *testing.T, args ...string) result {
 	t.Helper()
+	return verifyMemoryCtx(t, context.Background(), args...)
+}
+
+func verifyMemoryCtx(t *testing.T, ctx context.Context, args ...string) result {
+	t.Helper()
 	dir := t.TempDir()
 	stepSummary := filepath.Join(dir, "step-summary.md")
 	var stdout, stderr bytes.Buffer
@@ -55,7 +60,7 @@ func verifyMemory(t *testing.T, args ...string) result {
 		return ""
 	}}
 	full := append([]string{"verify-memory", "--report", filepath.Join(dir, "report")}, args...)
-	r := result{code: run(context.Background(), full, e)}
+	r := result{code: run(ctx, full, e)}
 	r.stdout, r.stderr = stdout.String(), stderr.String()
 	if b, err := os.ReadFile(filepath.Join(dir, "report", "report.json")); err == nil {
 		if err := json.Unmarshal(b, &r.report); err != nil {
@@ -321,3 +326,17 @@ func TestProgress(t *testing.T) {
 }
 
 func memcheckSample(b int64) memcheck.Sample { return memcheck.Sample{Time: time.Unix(0, 0), Bytes: b} }
+
+func TestVerifyMemoryInterrupted(t *testing.T) {
+	srv := httptest.NewServer(&gauge{value: func(int64) float64 { return 80 << 20 }})
+	defer srv.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	r := verifyMemoryCtx(t, ctx, "--metrics-url", srv.URL, "--metric", `process_resident_memory_bytes{job="operator"}`, "--duration", "1m", "--interval", "100ms")
+	if r.code != 3 || r.report.Outcome != memreport.Error || !strings.HasPrefix(r.report.Reason, "Interrupted after") {
+		t.Fatalf("exit %d, outcome %q, reason %q; want 3, error, Interrupted", r.code, r.report.Outcome, r.report.Reason)
+	}
+	if len(r.report.Samples) < 2 {
+		t.Errorf("the interrupted run's report kept %d samples", len(r.report.Samples))
+	}
+}

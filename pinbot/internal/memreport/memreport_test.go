@@ -158,3 +158,11 @@ func TestSVG(t *testing.T) {
 		t.Error("an empty report's chart does not say so")
 	}
 }
+
+func TestTimeStep(t *testing.T) {
+	for span, want := range map[float64]float64{4: 0.5, 20: 5, 300: 60, 600: 120, 1800: 300, 3 * 3600: 1800, 1e7: 2e6} {
+		if got := timeStep(span, 8); got != want {
+			t.Errorf("timeStep(%v, 8) = %v, want %v", span, got, want)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func SVG(r Report) []byte {
 	if yMax <= yMin {
 		yMax = yMin + yStep
 	}
-	xStep := niceStep(tEnd, 8)
+	xStep := timeStep(tEnd, 8)
 	px := func(sec float64) float64 { return left + sec/tEnd*plotW }
 	py := func(bytes float64) float64 { return top + plotH - (bytes-yMin)/(yMax-yMin)*plotH }
 
@@ -196,6 +196,18 @@ func niceStep(span float64, n int) float64 {
 		}
 	}
 	return 10 * p
+}
+
+// timeStep picks a step for the time axis from the steps a clock reads
+// naturally (15 s, 1 m, 5 m, ...) that cuts span seconds into about n parts.
+func timeStep(span float64, n int) float64 {
+	raw := span / float64(n)
+	for _, s := range []float64{0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400} {
+		if s >= raw {
+			return s
+		}
+	}
+	return niceStep(span, n)
 }
 
 // thin keeps at most about max samples, keeping the lowest and highest of
