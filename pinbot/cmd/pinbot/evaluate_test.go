@@ -188,6 +188,7 @@ func packagesOf(r evalResult) []string {
 }
 
 func TestEvaluateKopfBumpBlocks(t *testing.T) {
+	t.Parallel()
 	g := pyOperator(t)
 	head := bumpKopf(t, g)
 	pr := prJSON(t, "dependabot[bot]", "Bump kopf from 1.40.1 to 1.42.0", "Bumps [kopf](https://github.com/nolar/kopf) from 1.40.1 to 1.42.0.", head)
@@ -219,6 +220,7 @@ func TestEvaluateKopfBumpBlocks(t *testing.T) {
 }
 
 func TestEvaluateKopfBumpWithPassingVerificationAllows(t *testing.T) {
+	t.Parallel()
 	g := pyOperator(t)
 	head := bumpKopf(t, g)
 	pr := prJSON(t, "dependabot[bot]", "Bump kopf from 1.40.1 to 1.42.0", "", head)
@@ -251,6 +253,7 @@ func TestEvaluateKopfBumpWithPassingVerificationAllows(t *testing.T) {
 }
 
 func TestEvaluateGroupedUpdateNamesOnlyKopf(t *testing.T) {
+	t.Parallel()
 	g := pyOperator(t)
 	edit(t, g, "pyproject.toml",
 		`"kopf==1.40.1"`, `"kopf==1.42.0"`,
@@ -287,6 +290,7 @@ func TestEvaluateGroupedUpdateNamesOnlyKopf(t *testing.T) {
 }
 
 func TestEvaluateRenovateUnpinnedIsNotApplicable(t *testing.T) {
+	t.Parallel()
 	g := pyOperator(t)
 	edit(t, g, "pyproject.toml", `"structlog==24.1.0"`, `"structlog==24.4.0"`)
 	edit(t, g, "uv.lock", "version = \"24.1.0\"", "version = \"24.4.0\"")
@@ -304,6 +308,7 @@ func TestEvaluateRenovateUnpinnedIsNotApplicable(t *testing.T) {
 }
 
 func TestEvaluateGoMultiModule(t *testing.T) {
+	t.Parallel()
 	g := gitrepotest.New(t)
 	g.Write(fixture(t, "gomulti"))
 	g.Commit("Lay out the platform modules")
@@ -337,6 +342,7 @@ func TestEvaluateGoMultiModule(t *testing.T) {
 // itself, that --base may be a branch tip that moved on (the merge base is
 // the comparison), and that touching workflows blocks.
 func TestEvaluateReadsRulesFromBase(t *testing.T) {
+	t.Parallel()
 	g := pyOperator(t)
 	edit(t, g, "docs/decisions/083-kopf-version-pin.yaml", "number: 83", "number: 83\nstatus: rejected")
 	g.Write(map[string]string{".github/workflows/memory.yml": "name: memory-verification\n"})
@@ -360,6 +366,7 @@ func TestEvaluateReadsRulesFromBase(t *testing.T) {
 }
 
 func TestEvaluateErrors(t *testing.T) {
+	t.Parallel()
 	g := pyOperator(t)
 	head := bumpKopf(t, g)
 	pr := prJSON(t, "dependabot[bot]", "Bump kopf", "", head)
@@ -403,6 +410,7 @@ func TestEvaluateErrors(t *testing.T) {
 }
 
 func TestEvaluateTableOutput(t *testing.T) {
+	t.Parallel()
 	g := pyOperator(t)
 	bumpKopf(t, g)
 	var stdout, stderr bytes.Buffer
@@ -419,6 +427,7 @@ func TestEvaluateTableOutput(t *testing.T) {
 }
 
 func TestPins(t *testing.T) {
+	t.Parallel()
 	g := pyOperator(t)
 	g.Write(map[string]string{
 		"adr/0001-old.md":  "---\nstatus: superseded by ADR-0002\npins:\n  - {ecosystem: pip, package: requests, version: 2.31.0}\n---\n# Old\n",
