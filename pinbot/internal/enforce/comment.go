@@ -95,12 +95,20 @@ func Comment(r Result, repo RepoRef) string {
 	}
 	checks := requiredChecks(moving)
 	b.WriteString("**How to proceed**\n\n")
-	fmt.Fprintf(&b, "- Run the verification: %s must complete with `success` on this pull request's head commit, reported by a trusted app; pinbot re-evaluates when it does.\n", strings.Join(code(checks), " and "))
+	fmt.Fprintf(&b, "- Run the verification: %s must complete with `success` on this pull request's head commit, reported by a trusted app; pinbot re-evaluates when it does", strings.Join(code(checks), " and "))
+	if r.Close {
+		b.WriteString(" (reopen the pull request first)")
+	}
+	b.WriteString(".\n")
 	b.WriteString("- Or supersede the ADR: merge a new ADR that replaces the pin (and mark the old one `superseded`), then rebase this pull request.\n")
 	b.WriteString("- Or stop the bots from proposing this update:\n\n")
 	b.WriteString("<details><summary>Dependabot <code>ignore</code> entry (<code>.github/dependabot.yml</code>)</summary>\n\n")
 	b.WriteString("```yaml\n")
 	for _, eco := range ecosystems(moving) {
+		if eco == pin.Pip {
+			b.WriteString("# under the updates entry with package-ecosystem: \"pip\" (or \"uv\")\n")
+			continue
+		}
 		fmt.Fprintf(&b, "# under the updates entry with package-ecosystem: %q\n", dependabotEcosystem(eco))
 	}
 	b.WriteString("ignore:\n")
