@@ -106,6 +106,10 @@ func readerFor(p string) reader {
 		return readUVLock
 	case base == "poetry.lock":
 		return readPoetryLock
+	case base == "Pipfile":
+		return readPipfile
+	case base == "Pipfile.lock":
+		return readPipfileLock
 	case isRequirementsName(dir, lower):
 		return readRequirements
 	case base == "go.mod":

@@ -165,6 +165,22 @@ mylib = { git = "https://example.org/mylib.git", tag = "v2" }
 		want: []Change{{Ecosystem: Pip, Package: "kopf", Manifest: "requirements.txt", Old: "==1.40.1", New: "==1.42.0"}},
 	},
 	{
+		name: "Pipfile and Pipfile.lock",
+		base: map[string]string{
+			"Pipfile":      "[[source]]\nurl = \"https://pypi.org/simple\"\nname = \"pypi\"\n\n[packages]\nkopf = \"==1.40.1\"\nrequests = \"*\"\n\n[dev-packages]\npytest = {version = \"==8.3.3\"}\n\n[requires]\npython_version = \"3.12\"\n",
+			"Pipfile.lock": `{"_meta": {"hash": {"sha256": "aa"}}, "default": {"kopf": {"hashes": ["sha256:aa"], "version": "==1.40.1"}, "mylib": {"git": "https://example.org/mylib.git", "ref": "abc"}}, "develop": {"pytest": {"version": "==8.3.3"}}}`,
+		},
+		head: map[string]string{
+			"Pipfile":      "[[source]]\nurl = \"https://pypi.org/simple\"\nname = \"pypi\"\n\n[packages]\nkopf = \"==1.42.0\"\nrequests = {extras = [\"socks\"]}\n\n[dev-packages]\npytest = {version = \"==8.3.3\"}\n\n[requires]\npython_version = \"3.13\"\n",
+			"Pipfile.lock": `{"_meta": {"hash": {"sha256": "bb"}}, "default": {"kopf": {"hashes": ["sha256:bb"], "version": "==1.42.0"}, "mylib": {"git": "https://example.org/mylib.git", "ref": "def"}}, "develop": {"pytest": {"version": "==8.3.3"}}}`,
+		},
+		want: []Change{
+			{Ecosystem: Pip, Package: "kopf", Manifest: "Pipfile", Old: "==1.40.1", New: "==1.42.0"},
+			{Ecosystem: Pip, Package: "kopf", Manifest: "Pipfile.lock", Old: "==1.40.1", New: "==1.42.0", Resolved: true},
+			{Ecosystem: Pip, Package: "mylib", Manifest: "Pipfile.lock", Old: "source git https://example.org/mylib.git abc", New: "source git https://example.org/mylib.git def", Resolved: true},
+		},
+	},
+	{
 		name: "only the lock file changed",
 		base: map[string]string{"poetry.lock": "[[package]]\nname = \"kopf\"\nversion = \"1.40.1\"\n"},
 		head: map[string]string{"poetry.lock": "[[package]]\nname = \"kopf\"\nversion = \"1.42.0\"\n\n[[package]]\nname = \"kopf\"\nversion = \"1.40.1\"\n"},
@@ -342,6 +358,9 @@ var errCases = []errCase{
 	{"package-lock.json", "{\"packages\": {\n\"node_modules/a\": {}\n}}", "package-lock.json:2: package \"node_modules/a\" has no version"},
 	{"Chart.yaml", "dependencies:\n  - name: a\n    version: [1\n", "Chart.yaml:"},
 	{"Chart.yaml", "dependencies:\n  - version: 1.0.0\n", "Chart.yaml:1: dependency 1 has no name"},
+	{"Pipfile", "[packages]\nkopf = 1\n", "Pipfile:2: packages.kopf"},
+	{"Pipfile.lock", "{\"default\": {\n\"kopf\": {}}}", "Pipfile.lock:2: default.kopf has no version"},
+	{"Pipfile.lock", "{\"default\": []}", "Pipfile.lock:1: default: want an object"},
 	{"Dockerfile", "FROM golang:1.26 AS build extra\n", "Dockerfile:1: FROM"},
 	{"Dockerfile", "# c\nFROM --platform=linux/amd64\n", "Dockerfile:2: FROM without an image"},
 	{".github/workflows/ci.yml", "jobs:\n  a:\n    steps:\n      - uses: actions/checkout\n", ".github/workflows/ci.yml:4: uses \"actions/checkout\""},
@@ -401,7 +420,7 @@ func TestDiffIncludeOutsideTree(t *testing.T) {
 }
 
 func TestIsManifest(t *testing.T) {
-	yes := []string{"pyproject.toml", "a/b/uv.lock", "poetry.lock", "requirements.txt", "requirements-dev.txt",
+	yes := []string{"pyproject.toml", "Pipfile", "svc/Pipfile.lock", "a/b/uv.lock", "poetry.lock", "requirements.txt", "requirements-dev.txt",
 		"requirements/test.txt", "dev-requirements.in", "constraints.txt", "go.mod", "operator/go.mod", "go.work",
 		"package.json", "web/package-lock.json", "npm-shrinkwrap.json", "charts/x/Chart.yaml", "Chart.lock",
 		"Dockerfile", "build/Dockerfile.alpine", "app.dockerfile", "Containerfile",

@@ -89,6 +89,14 @@ func FuzzPoetryLock(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "poetry.lock", data) })
 }
 
+func FuzzPipfile(f *testing.F) {
+	addFileSeeds(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkReader(t, "Pipfile", data)
+		checkReader(t, "Pipfile.lock", data)
+	})
+}
+
 func FuzzGoMod(f *testing.F) {
 	addFileSeeds(f)
 	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "go.mod", data) })

@@ -1,6 +1,7 @@
 package pin
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -385,4 +386,93 @@ func isBareURLOrPath(line string) bool {
 		return true
 	}
 	return strings.HasSuffix(line, ".whl") || strings.HasSuffix(line, ".tar.gz") || strings.HasSuffix(line, ".zip")
+}
+
+// readPipfile reads the constraints of a Pipfile: every table of packages
+// ("packages", "dev-packages" and custom categories), with values as
+// Pipenv writes them ("==1.40.1", "*", or a table with "version" or a VCS
+// or path source).
+func readPipfile(name string, data []byte) (parsed, error) {
+	var doc map[string]any
+	if err := decodeTOML(name, data, &doc); err != nil {
+		return parsed{}, err
+	}
+	var out []dep
+	for _, sec := range sortedKeys(doc) {
+		switch sec {
+		case "source", "requires", "scripts", "pipenv":
+			continue
+		}
+		t, ok := doc[sec].(map[string]any)
+		if !ok {
+			continue
+		}
+		for _, k := range sortedKeys(t) {
+			v := t[k]
+			if m, ok := v.(map[string]any); ok {
+				if _, hasVersion := m["version"]; !hasVersion {
+					// Pipenv: a table without a version is any version,
+					// unless it names a source.
+					v = "source " + compactTOML(m)
+					if !hasAny(m, "git", "hg", "svn", "bzr", "path", "file", "url") {
+						v = "*"
+					}
+				}
+			}
+			val, err := poetryConstraint(v)
+			if err != nil {
+				return parsed{}, &ReadError{Path: name, Line: lineOf(data, k), Err: fmt.Errorf("%s.%s: %w", sec, k, err)}
+			}
+			out = append(out, dep{eco: Pip, pkg: NormalizeName(Pip, k), section: sec, value: val})
+		}
+	}
+	return parsed{deps: out}, nil
+}
+
+// readPipfileLock reads the resolved versions of a Pipfile.lock ("default",
+// "develop" and custom categories; versions are written "==1.40.1").
+func readPipfileLock(name string, data []byte) (parsed, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return parsed{}, jsonError(name, data, err)
+	}
+	var out []dep
+	for _, sec := range sortedKeys(doc) {
+		if sec == "_meta" {
+			continue
+		}
+		var pkgs map[string]struct {
+			Version string `json:"version"`
+			Git     string `json:"git"`
+			Ref     string `json:"ref"`
+			Path    string `json:"path"`
+		}
+		if err := json.Unmarshal(doc[sec], &pkgs); err != nil {
+			return parsed{}, &ReadError{Path: name, Line: lineOf(data, `"`+sec+`"`), Err: fmt.Errorf("%s: want an object of packages: %w", sec, err)}
+		}
+		for _, k := range sortedKeys(pkgs) {
+			p := pkgs[k]
+			v := p.Version
+			switch {
+			case v != "":
+			case p.Git != "":
+				v = "source git " + p.Git + " " + p.Ref
+			case p.Path != "":
+				v = "source path " + p.Path
+			default:
+				return parsed{}, &ReadError{Path: name, Line: lineOf(data, `"`+k+`"`), Err: fmt.Errorf("%s.%s has no version", sec, k)}
+			}
+			out = append(out, dep{eco: Pip, pkg: NormalizeName(Pip, k), value: v, resolved: true})
+		}
+	}
+	return parsed{deps: out}, nil
+}
+
+func hasAny(m map[string]any, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
 }
