@@ -35,6 +35,12 @@ type gitRepo struct {
 	blobs map[string][]byte
 	diffs map[string][]changedFile // by "base..head" shas; immutable
 	logs  map[string][]logEntry
+	// refs and commits answer rev-parse from memory: every commit is made
+	// through commit, so the simulator knows every branch and sha.
+	refs    map[string]string
+	commits map[string]bool
+	bases   map[string]string // merge bases by "a b"
+	tshas   map[string]string // tree sha by commit
 }
 
 // treeEntry is one line of `git ls-tree -r -t -l`.
@@ -48,7 +54,8 @@ type treeEntry struct {
 
 func newGitRepo(dir string) (*gitRepo, error) {
 	g := &gitRepo{dir: dir, trees: map[string][]treeEntry{}, blobs: map[string][]byte{},
-		diffs: map[string][]changedFile{}, logs: map[string][]logEntry{}}
+		diffs: map[string][]changedFile{}, logs: map[string][]logEntry{},
+		refs: map[string]string{}, commits: map[string]bool{}, bases: map[string]string{}, tshas: map[string]string{}}
 	if _, err := g.git(nil, "init", "-q", "-b", "main"); err != nil {
 		return nil, err
 	}
@@ -81,7 +88,7 @@ func (g *gitRepo) git(stdin []byte, args ...string) (string, error) {
 func (g *gitRepo) commit(branch, from string, files map[string][]byte, msg string, author Author) (string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if _, err := g.git(nil, "rev-parse", "--verify", "-q", "refs/heads/"+branch); err == nil {
+	if _, ok := g.refs[branch]; ok {
 		if _, err := g.git(nil, "checkout", "-q", branch); err != nil {
 			return "", err
 		}
@@ -122,15 +129,31 @@ func (g *gitRepo) commit(branch, from string, files map[string][]byte, msg strin
 		"--author", fmt.Sprintf("%s <%s>", author.Name, author.Email)); err != nil {
 		return "", err
 	}
-	return g.revParse(branch)
+	out, err := g.git(nil, "rev-parse", "--verify", "-q", "HEAD")
+	if err != nil {
+		return "", err
+	}
+	sha := strings.TrimSpace(out)
+	g.refs[branch] = sha
+	g.commits[sha] = true
+	return sha, nil
 }
 
 func (g *gitRepo) revParse(ref string) (string, error) {
-	out, err := g.git(nil, "rev-parse", "--verify", "-q", ref+"^{commit}")
-	if err != nil {
-		return "", fmt.Errorf("unknown ref %q", ref)
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if sha, ok := g.refs[ref]; ok {
+		return sha, nil
 	}
-	return strings.TrimSpace(out), nil
+	if g.commits[ref] {
+		return ref, nil
+	}
+	for sha := range g.commits {
+		if len(ref) >= 7 && strings.HasPrefix(sha, ref) {
+			return sha, nil
+		}
+	}
+	return "", fmt.Errorf("unknown ref %q", ref)
 }
 
 // tree lists every entry of the commit or tree, recursively.
@@ -158,12 +181,44 @@ func (g *gitRepo) tree(sha string) ([]treeEntry, error) {
 		entries = append(entries, treeEntry{Mode: f[0], Type: f[1], SHA: f[2], Size: size, Path: path})
 	}
 	g.trees[sha] = entries
+	// Load every blob of the tree with one process: spawning git per blob
+	// would dominate every benchmark.
+	var want []string
+	for _, e := range entries {
+		if _, ok := g.blobs[e.SHA]; !ok && e.Type == "blob" {
+			want = append(want, e.SHA)
+		}
+	}
+	if len(want) > 0 {
+		out, err := g.git([]byte(strings.Join(want, "\n")+"\n"), "cat-file", "--batch")
+		if err != nil {
+			return nil, err
+		}
+		for rest := out; rest != ""; {
+			hdr, after, ok := strings.Cut(rest, "\n")
+			f := strings.Fields(hdr)
+			if !ok || len(f) != 3 {
+				return nil, fmt.Errorf("parsing cat-file header %q", hdr)
+			}
+			n, _ := strconv.Atoi(f[2])
+			g.blobs[f[0]] = []byte(after[:n])
+			rest = strings.TrimPrefix(after[n:], "\n")
+		}
+	}
 	return entries, nil
 }
 
 // treeSHA returns the tree object of a commit.
 func (g *gitRepo) treeSHA(commit string) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if t, ok := g.tshas[commit]; ok {
+		return t, nil
+	}
 	out, err := g.git(nil, "rev-parse", commit+"^{tree}")
+	if err == nil && isSHA(commit) {
+		g.tshas[commit] = strings.TrimSpace(out)
+	}
 	return strings.TrimSpace(out), err
 }
 
@@ -182,7 +237,15 @@ func (g *gitRepo) blob(sha string) ([]byte, error) {
 }
 
 func (g *gitRepo) mergeBase(a, b string) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if mb, ok := g.bases[a+" "+b]; ok {
+		return mb, nil
+	}
 	out, err := g.git(nil, "merge-base", a, b)
+	if err == nil && isSHA(a) && isSHA(b) {
+		g.bases[a+" "+b] = strings.TrimSpace(out)
+	}
 	return strings.TrimSpace(out), err
 }
 
@@ -243,13 +306,18 @@ func (g *gitRepo) diff(base, head string) ([]changedFile, error) {
 			}
 		}
 	}
-	for i := range files {
-		patch, err := g.git(nil, "diff", "--no-renames", "-U3", base, head, "--", files[i].Path)
-		if err != nil {
-			return nil, err
+	patch, err := g.git(nil, "diff", "--no-renames", "-U3", base, head)
+	if err != nil {
+		return nil, err
+	}
+	i := -1
+	for _, chunk := range strings.Split("\n"+patch, "\ndiff --git ")[1:] {
+		i++
+		if i >= len(files) {
+			break
 		}
-		if at := strings.Index(patch, "\n@@"); at >= 0 {
-			files[i].Patch = strings.TrimSuffix(patch[at+1:], "\n")
+		if at := strings.Index(chunk, "\n@@"); at >= 0 {
+			files[i].Patch = strings.TrimSuffix(chunk[at+1:], "\n")
 		}
 	}
 	if isSHA(base) && isSHA(head) {

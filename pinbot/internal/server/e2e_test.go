@@ -75,7 +75,7 @@ func (h *harness) deliver(ds ...githubtest.Delivery) {
 	h.srv.Wait()
 }
 
-func read(t *testing.T, dir string) map[string]string {
+func read(t testing.TB, dir string) map[string]string {
 	t.Helper()
 	out := map[string]string{}
 	err := filepath.WalkDir(filepath.Join("testdata", dir), func(p string, d os.DirEntry, err error) error {
