@@ -1,0 +1,80 @@
+package report_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"testing"
+
+	"github.com/bradleyfalzon/ghinstallation/v2"
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-github/v60/github"
+
+	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/internal/report"
+)
+
+func TestApply(t *testing.T) {
+	ctx := context.Background()
+	sim := githubtest.New(t, githubtest.Options{})
+	r := sim.CreateRepo("acme", "op", false)
+	r.Commit("main", "", map[string]string{"a": "1"}, "init", githubtest.Author{})
+	r.Commit("bump", "main", map[string]string{"a": "2"}, "bump", githubtest.Dependabot)
+	n, _ := r.OpenPR(githubtest.PROptions{Head: "bump", User: githubtest.DependabotUser})
+	// Anyone can paste the marker: this comment is not pinbot's.
+	r.IssueComment(n, githubtest.User{Login: "mallory", ID: 5}, enforce.Marker+"\nfake")
+
+	itr, err := ghinstallation.New(http.DefaultTransport, sim.App().ID, sim.InstallationID(), sim.PrivateKeyPEM())
+	if err != nil {
+		t.Fatal(err)
+	}
+	itr.BaseURL = sim.URL()
+	gh := github.NewClient(&http.Client{Transport: itr})
+	gh.BaseURL, _ = url.Parse(sim.URL())
+	rep := &report.Reporter{GH: gh, AppID: sim.App().ID, AppSlug: sim.App().Slug}
+	d := report.Decision{Owner: "acme", Repo: "op", Number: n, HeadSHA: r.HeadSHA(n)}
+
+	steps := []struct {
+		name    string
+		result  enforce.Result
+		comment string
+		want    report.Actions
+		state   string
+		check   string
+	}{
+		{"error: failing check only", enforce.Result{Verdict: enforce.Error, Errors: []string{"reading uv.lock: boom"}}, "", report.Actions{CheckRun: "created"}, "open", "failure"},
+		{"pending: no new comment", enforce.Result{Verdict: enforce.Pending, Comment: true}, enforce.Marker + "\npending", report.Actions{CheckRun: "updated"}, "open", "in_progress"},
+		{"block without close", enforce.Result{Verdict: enforce.Block, Comment: true}, enforce.Marker + "\nblocked", report.Actions{CheckRun: "updated", Comment: "created"}, "open", "failure"},
+		{"same block again", enforce.Result{Verdict: enforce.Block, Comment: true}, enforce.Marker + "\nblocked", report.Actions{CheckRun: "updated", Comment: "unchanged"}, "open", "failure"},
+		{"block and close", enforce.Result{Verdict: enforce.Block, Comment: true, Close: true}, enforce.Marker + "\nclosed", report.Actions{CheckRun: "updated", Comment: "updated", Closed: true}, "closed", "failure"},
+	}
+	for _, s := range steps {
+		d.Result, d.Comment = s.result, s.comment
+		got, err := rep.Apply(ctx, d)
+		if err != nil {
+			t.Fatalf("%s: %v", s.name, err)
+		}
+		if diff := cmp.Diff(s.want, got); diff != "" {
+			t.Errorf("%s: actions (-want +got):\n%s", s.name, diff)
+		}
+		if st := r.PRState(n); st != s.state {
+			t.Errorf("%s: state %s, want %s", s.name, st, s.state)
+		}
+		runs := r.CheckRuns(d.HeadSHA, report.CheckName)
+		got2 := runs[0].Conclusion
+		if runs[0].Status != "completed" {
+			got2 = runs[0].Status
+		}
+		if len(runs) != 1 || got2 != s.check {
+			t.Errorf("%s: check runs %+v, want one %s", s.name, runs, s.check)
+		}
+	}
+	var authors []string
+	for _, c := range r.Comments(n) {
+		authors = append(authors, c.Author+": "+c.Body)
+	}
+	if diff := cmp.Diff([]string{"mallory: " + enforce.Marker + "\nfake", "pinbot[bot]: " + enforce.Marker + "\nclosed"}, authors); diff != "" {
+		t.Errorf("comments (-want +got):\n%s", diff)
+	}
+}
