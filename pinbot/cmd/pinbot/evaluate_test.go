@@ -474,3 +474,20 @@ func TestPins(t *testing.T) {
 		t.Errorf("bad config: exit %d stderr %q, want 3 naming the key", code, stderr.String())
 	}
 }
+
+// TestEvaluateBotClaimWithoutManifestChange checks the cross-check: a
+// Dependabot commit that says it bumps kopf while no manifest pinbot reads
+// shows it is an error, never an allow and never a close.
+func TestEvaluateBotClaimWithoutManifestChange(t *testing.T) {
+	t.Parallel()
+	g := pyOperator(t)
+	g.Write(map[string]string{"constraints.cfg": "kopf 1.42.0\n"})
+	head := g.Commit(dependabotMessage("Bump kopf from 1.40.1 to 1.42.0", [3]string{"kopf", "1.40.1", "1.42.0"}))
+	pr := prJSON(t, "dependabot[bot]", "Bump kopf from 1.40.1 to 1.42.0", "", head)
+	checks := checksJSON(t, "memory-verification", "completed", "success", "github-actions", head)
+
+	r, code, _ := evaluate(t, "--repo", g.Dir, "--base", "main", "--head", "bump", "--pr", pr, "--checks", checks)
+	if code != 3 || r.Verdict != "error" || !strings.Contains(r.Comment, "claims kopf moves from 1.40.1 to 1.42.0") {
+		t.Errorf("exit %d verdict %q, want 3 error explaining the unconfirmed claim:\n%s", code, r.Verdict, r.Comment)
+	}
+}

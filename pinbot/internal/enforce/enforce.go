@@ -282,7 +282,7 @@ func Evaluate(in Input) Result {
 			}
 			r.Errors = append(r.Errors, fmt.Sprintf(
 				"the %s claims %s moves%s, but no manifest pinbot read shows the change; the pin of %s cannot be checked",
-				orDefault(u.Source, "bot metadata"), u.Package, fromTo(u.From, u.To), adr.Cite(p.Source)))
+				sourceName(u.Source), u.Package, fromTo(u.From, u.To), adr.Cite(p.Source)))
 			reported[i] = true
 		}
 	}
@@ -477,6 +477,19 @@ func appNames(cs []Check) string {
 		names = append(names, orDefault(c.AppSlug, "an unknown app"))
 	}
 	return strings.Join(dedupe(names), ", ")
+}
+
+// sourceName says in prose where bot metadata was read.
+func sourceName(s string) string {
+	switch s {
+	case pin.SourceDependabotCommit:
+		return "Dependabot commit message"
+	case pin.SourceRenovateBody:
+		return "Renovate pull request body"
+	case pin.SourceTitle:
+		return "pull request title"
+	}
+	return orDefault(s, "bot metadata")
 }
 
 func short(sha string) string {

@@ -404,9 +404,9 @@ func TestEvaluate(t *testing.T) {
 			name: "bot claims a pinned bump the files do not show",
 			modify: func(in *Input) {
 				in.Changes = nil
-				in.BotUpdates = []pin.BotUpdate{{Ecosystem: pin.Pip, Package: "kopf", From: "1.40.1", To: "1.42.0", Source: "commit message"}}
+				in.BotUpdates = []pin.BotUpdate{{Ecosystem: pin.Pip, Package: "kopf", From: "1.40.1", To: "1.42.0", Source: pin.SourceDependabotCommit}}
 			},
-			want: want{Verdict: Error, Reason: "commit message claims kopf moves from 1.40.1 to 1.42.0"},
+			want: want{Verdict: Error, Reason: "The Dependabot commit message claims kopf moves from 1.40.1 to 1.42.0"},
 		},
 		{
 			name: "bot claim confirmed by the files is no error",
