@@ -3,6 +3,8 @@ package sample
 import (
 	"context"
 	"fmt"
+	"io"
+	"log"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -124,7 +126,10 @@ func TestMetricsErrors(t *testing.T) {
 }
 
 func TestMetricsTLS(t *testing.T) {
-	srv := httptest.NewTLSServer(&exporter{})
+	srv := httptest.NewUnstartedServer(&exporter{})
+	// The strict client's refused handshake is expected; keep it out of the log.
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0)
+	srv.StartTLS()
 	defer srv.Close()
 	sel := Selector{Name: "process_resident_memory_bytes"}
 	strict, err := NewMetrics(srv.URL, sel, MetricsOptions{})
