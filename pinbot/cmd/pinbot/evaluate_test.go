@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -490,4 +491,44 @@ func TestEvaluateBotClaimWithoutManifestChange(t *testing.T) {
 	if code != 3 || r.Verdict != "error" || !strings.Contains(r.Comment, "claims kopf moves from 1.40.1 to 1.42.0") {
 		t.Errorf("exit %d verdict %q, want 3 error explaining the unconfirmed claim:\n%s", code, r.Verdict, r.Comment)
 	}
+}
+
+// TestEvaluateJSONShape pins down the keys of --output json, which CI
+// scripts read.
+func TestEvaluateJSONShape(t *testing.T) {
+	t.Parallel()
+	g := pyOperator(t)
+	bumpKopf(t, g)
+	var stdout, stderr bytes.Buffer
+	run(context.Background(), []string{"evaluate", "--repo", g.Dir, "--base", "main", "--head", "bump", "--output", "json"}, env{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }})
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(stdout.Bytes(), &raw); err != nil {
+		t.Fatalf("decoding %q: %v", stdout.String(), err)
+	}
+	if diff := cmp.Diff([]string{"changes", "comment", "pins", "verdict", "warnings"}, keys(raw)); diff != "" {
+		t.Errorf("top-level keys mismatch (-want +got):\n%s", diff)
+	}
+	var pins []map[string]json.RawMessage
+	if err := json.Unmarshal(raw["pins"], &pins); err != nil || len(pins) == 0 {
+		t.Fatalf("pins = %s, %v", raw["pins"], err)
+	}
+	if diff := cmp.Diff([]string{"adr", "ecosystem", "found", "manifest", "package", "pinned", "reason", "verdict"}, keys(pins[0])); diff != "" {
+		t.Errorf("pin keys mismatch (-want +got):\n%s", diff)
+	}
+	var a map[string]json.RawMessage
+	if err := json.Unmarshal(pins[0]["adr"], &a); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"number", "path", "title"}, keys(a)); diff != "" {
+		t.Errorf("adr keys mismatch (-want +got):\n%s", diff)
+	}
+}
+
+func keys(m map[string]json.RawMessage) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
