@@ -31,9 +31,14 @@ type harness struct {
 
 func newHarness(t *testing.T, sim *githubtest.Server, apiURL string) *harness {
 	t.Helper()
+	return newHarnessDry(t, sim, apiURL, false)
+}
+
+func newHarnessDry(t *testing.T, sim *githubtest.Server, apiURL string, dryRun bool) *harness {
+	t.Helper()
 	logs := &bytes.Buffer{}
 	srv, err := server.New(server.Config{
-		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(),
+		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(), DryRun: dryRun,
 		WebhookSecret: []byte(sim.WebhookSecret()), GitHubURL: apiURL, Workers: 4,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
 		Tune: func(tr *pull.Transport) {
@@ -206,6 +211,7 @@ var blocked = want{check: "failure", comments: 1, state: "closed",
 	contains: []string{"<!-- pinbot:comment -->", "ADR 83", "nolar/kopf#1172", "1.42.0"}}
 
 func TestDependabotKopfBlockedCommentedClosed(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	r := pyOperator(t, sim)
@@ -221,12 +227,16 @@ func TestDependabotKopfBlockedCommentedClosed(t *testing.T) {
 	w := blocked
 	w.contains = append(w.contains, "Upstream nolar/kopf#1172 is open")
 	h.check(r, n, w)
+	if st := sim.Stats(); st.TokenRequests != 1 {
+		t.Errorf("installation token requested %d times for two evaluations, want 1 (cached)", st.TokenRequests)
+	}
 	if runs := r.CheckRuns(head, "pinbot"); !strings.Contains(runs[0].Summary, "ADR 83") || !strings.Contains(runs[0].Summary, "1.42.0") {
 		t.Errorf("check run summary lacks ADR and attempted version:\n%s", runs[0].Summary)
 	}
 }
 
 func TestVerificationPendingThenAllowed(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	r := pyOperator(t, sim)
@@ -243,6 +253,7 @@ func TestVerificationPendingThenAllowed(t *testing.T) {
 }
 
 func TestVerificationFailsClosed(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	r := pyOperator(t, sim)
@@ -256,6 +267,7 @@ func TestVerificationFailsClosed(t *testing.T) {
 }
 
 func TestOtherAppsCheckIgnored(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	r := pyOperator(t, sim)
@@ -271,6 +283,7 @@ func TestOtherAppsCheckIgnored(t *testing.T) {
 }
 
 func TestWorkflowEditClosedEvenWithPassingVerification(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	r := pyOperator(t, sim)
@@ -285,6 +298,7 @@ func TestWorkflowEditClosedEvenWithPassingVerification(t *testing.T) {
 }
 
 func TestGroupedUpdateNamesOnlyThePin(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	r := pyOperator(t, sim)
@@ -306,6 +320,7 @@ func TestGroupedUpdateNamesOnlyThePin(t *testing.T) {
 }
 
 func TestRenovateGoMultiModuleClosed(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	r := sim.CreateRepo("acme", "platform", false)
 	files := read(t, "gomulti")
@@ -324,6 +339,7 @@ func TestRenovateGoMultiModuleClosed(t *testing.T) {
 }
 
 func TestHumanPRCommentedLeftOpen(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	r := pyOperator(t, sim)
@@ -336,6 +352,7 @@ func TestHumanPRCommentedLeftOpen(t *testing.T) {
 }
 
 func TestUnpinnedBumpSucceedsWithoutComment(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	r := pyOperator(t, sim)
 	h := newHarness(t, sim, sim.URL())
@@ -350,6 +367,7 @@ func TestUnpinnedBumpSucceedsWithoutComment(t *testing.T) {
 }
 
 func TestRepositoryWithoutPinsGetsNothing(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	r := sim.CreateRepo("acme", "plain", false)
 	r.Commit("main", "", map[string]string{"requirements.txt": "kopf==1.40.1\n"}, "init", githubtest.Author{})
@@ -361,6 +379,7 @@ func TestRepositoryWithoutPinsGetsNothing(t *testing.T) {
 }
 
 func TestRedeliveryAndSynchronizeStormCommentOnce(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	r := pyOperator(t, sim)
@@ -391,6 +410,7 @@ func TestRedeliveryAndSynchronizeStormCommentOnce(t *testing.T) {
 }
 
 func TestRejectedDeliveriesDoNothing(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	r := pyOperator(t, sim)
@@ -442,6 +462,7 @@ func TestRejectedDeliveriesDoNothing(t *testing.T) {
 }
 
 func TestTransientFaultsSameResult(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		fault githubtest.Fault
@@ -468,6 +489,7 @@ func TestTransientFaultsSameResult(t *testing.T) {
 }
 
 func TestPermanentReadFailureFailsClosed(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	r := pyOperator(t, sim)
@@ -483,6 +505,7 @@ func TestPermanentReadFailureFailsClosed(t *testing.T) {
 }
 
 func TestEnterpriseServerPrefix(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	r := pyOperator(t, sim) // no nolar/kopf on this server: the comment only links it
 	h := newHarness(t, sim, sim.EnterpriseURL())
@@ -497,6 +520,7 @@ func TestEnterpriseServerPrefix(t *testing.T) {
 }
 
 func TestRecheckCommand(t *testing.T) {
+	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	r := pyOperator(t, sim)
@@ -513,5 +537,24 @@ func TestRecheckCommand(t *testing.T) {
 	h.check(r, n, w)
 	if diff := cmp.Diff(3, len(r.Comments(n))); diff != "" {
 		t.Errorf("comments (-want +got):\n%s", diff)
+	}
+}
+
+func TestDryRunWritesNothing(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	h := newHarnessDry(t, sim, sim.URL(), true)
+	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
+	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
+	h.check(r, n, want{state: "open"})
+	for _, route := range []string{"POST /repos/{owner}/{repo}/check-runs", "POST /repos/{owner}/{repo}/issues/{number}/comments", "PATCH /repos/{owner}/{repo}/pulls/{number}"} {
+		if c := sim.Stats().ByRoute[route]; c != 0 {
+			t.Errorf("dry run called %s %d times", route, c)
+		}
+	}
+	if l := h.logs.String(); !strings.Contains(l, `"msg":"dry run: not writing"`) || !strings.Contains(l, `"verdict":"block","close":true`) {
+		t.Errorf("dry run did not log its decision:\n%s", h.logs.String())
 	}
 }
