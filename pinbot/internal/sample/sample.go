@@ -62,11 +62,12 @@ func (l Loop) Run(ctx context.Context) ([]memcheck.Sample, error) {
 		maxFail = 5
 	}
 	var samples []memcheck.Sample
-	var start time.Time
+	var start, last time.Time
 	failures := 0
 	read := func() error {
 		b, err := l.Source.Read(ctx)
 		t := now()
+		last = t
 		if err != nil {
 			if errors.Is(err, ErrExited) || ctx.Err() != nil {
 				return err
@@ -99,7 +100,8 @@ func (l Loop) Run(ctx context.Context) ([]memcheck.Sample, error) {
 	}
 	tick := time.NewTicker(l.Interval)
 	defer tick.Stop()
-	for now().Sub(start) < l.Duration {
+	// Sample until a read lands at or after the duration.
+	for last.Sub(start) < l.Duration {
 		select {
 		case <-ctx.Done():
 			return samples, ctx.Err()
