@@ -296,7 +296,7 @@ func (g *gitRepo) diff(base, head string) ([]changedFile, error) {
 			f := strings.SplitN(p, "\t", 3)
 			a, _ := strconv.Atoi(f[0])
 			d, _ := strconv.Atoi(f[1])
-			if byPath == nil || len(byPath) == 0 {
+			if len(byPath) == 0 {
 				for j := range files {
 					byPath[files[j].Path] = &files[j]
 				}

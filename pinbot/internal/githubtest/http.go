@@ -227,8 +227,8 @@ func (s *Server) accessToken(c *call) {
 		c.fail(http.StatusUnauthorized, "A JSON web token could not be decoded")
 		return
 	}
-	if err := s.verifyJWT(jwt, time.Now()); err != nil {
-		c.fail(http.StatusUnauthorized, err.Error())
+	if msg := s.verifyJWT(jwt, time.Now()); msg != "" {
+		c.fail(http.StatusUnauthorized, msg)
 		return
 	}
 	if c.r.PathValue("id") != strconv.FormatInt(s.opts.InstallationID, 10) {
@@ -249,10 +249,11 @@ func (s *Server) accessToken(c *call) {
 	})
 }
 
-func (s *Server) verifyJWT(tok string, now time.Time) error {
+// verifyJWT returns GitHub's message for a JWT it would refuse, or "".
+func (s *Server) verifyJWT(tok string, now time.Time) string {
 	parts := strings.Split(tok, ".")
 	if len(parts) != 3 {
-		return fmt.Errorf("A JSON web token could not be decoded")
+		return "A JSON web token could not be decoded"
 	}
 	var hdr struct{ Alg string }
 	var claims struct {
@@ -263,30 +264,30 @@ func (s *Server) verifyJWT(tok string, now time.Time) error {
 	for i, v := range []any{&hdr, &claims} {
 		raw, err := base64.RawURLEncoding.DecodeString(parts[i])
 		if err != nil || json.Unmarshal(raw, v) != nil {
-			return fmt.Errorf("A JSON web token could not be decoded")
+			return "A JSON web token could not be decoded"
 		}
 	}
 	if hdr.Alg != "RS256" {
-		return fmt.Errorf("'Authorization' header is using an algorithm other than RS256")
+		return "'Authorization' header is using an algorithm other than RS256"
 	}
 	sig, err := base64.RawURLEncoding.DecodeString(parts[2])
 	if err != nil {
-		return fmt.Errorf("A JSON web token could not be decoded")
+		return "A JSON web token could not be decoded"
 	}
 	sum := sha256.Sum256([]byte(parts[0] + "." + parts[1]))
 	if err := rsa.VerifyPKCS1v15(&s.key.PublicKey, crypto.SHA256, sum[:], sig); err != nil {
-		return fmt.Errorf("A JSON web token could not be decoded: signature does not match the App's public key")
+		return "A JSON web token could not be decoded: signature does not match the App's public key"
 	}
 	if fmt.Sprint(claims.Iss) != strconv.FormatInt(s.opts.AppID, 10) {
-		return fmt.Errorf("'Issuer' claim ('iss') must be the App ID %d", s.opts.AppID)
+		return fmt.Sprintf("'Issuer' claim ('iss') must be the App ID %d", s.opts.AppID)
 	}
 	if claims.Exp < now.Unix() {
-		return fmt.Errorf("'Expiration time' claim ('exp') must be a numeric value representing the future time")
+		return "'Expiration time' claim ('exp') must be a numeric value representing the future time"
 	}
 	if claims.Exp-claims.Iat > 600+60 || claims.Iat > now.Unix()+60 {
-		return fmt.Errorf("'Expiration time' claim ('exp') is too far in the future")
+		return "'Expiration time' claim ('exp') is too far in the future"
 	}
-	return nil
+	return ""
 }
 
 func (s *Server) getRepo(c *call) { c.json(http.StatusOK, c.repo.repoJSON(c.base)) }

@@ -85,12 +85,6 @@ func (m *metrics) githubResponse(status, remaining int) {
 	}
 }
 
-func (m *metrics) value(name, labels string) float64 {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.counters[name][labels]
-}
-
 func (m *metrics) ServeHTTP(w http.ResponseWriter, _ *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
 	m.write(w)
