@@ -244,7 +244,12 @@ func (g *Gatherer) readChecks(ctx context.Context, gh *github.Client, t Target, 
 			opt.Page = resp.NextPage
 		}
 	}
+	// Suites completed means: at least one other App's suite exists and all
+	// of them completed. With none at all, the workflows of a pull_request
+	// event may simply not have been created yet (GitHub creates them after
+	// the PR opens), so an absent verification must not count as final.
 	in.SuitesCompleted = true
+	others := 0
 	opt := &github.ListCheckSuiteOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	for {
 		res, resp, err := gh.Checks.ListCheckSuitesForRef(ctx, t.Owner, t.Repo, head, opt)
@@ -254,7 +259,11 @@ func (g *Gatherer) readChecks(ctx context.Context, gh *github.Client, t Target, 
 			break
 		}
 		for _, cs := range res.CheckSuites {
-			if cs.GetApp().GetID() != g.AppID && cs.GetStatus() != "completed" {
+			if cs.GetApp().GetID() == g.AppID {
+				continue
+			}
+			others++
+			if cs.GetStatus() != "completed" {
 				in.SuitesCompleted = false
 			}
 		}
@@ -262,6 +271,9 @@ func (g *Gatherer) readChecks(ctx context.Context, gh *github.Client, t Target, 
 			break
 		}
 		opt.Page = resp.NextPage
+	}
+	if others == 0 {
+		in.SuitesCompleted = false
 	}
 	if len(in.Config.Verification.TrustedStatusContexts) > 0 {
 		st, _, err := gh.Repositories.GetCombinedStatus(ctx, t.Owner, t.Repo, head, &github.ListOptions{PerPage: 100})

@@ -558,3 +558,22 @@ func TestDryRunWritesNothing(t *testing.T) {
 		t.Errorf("dry run did not log its decision:\n%s", h.logs.String())
 	}
 }
+
+// TestOpenedBeforeAnySuiteWaits: GitHub creates the check suites of
+// pull_request workflows after the PR opens, so "no suite yet" is pending,
+// never a block that would close a PR whose verification has not started.
+func TestOpenedBeforeAnySuiteWaits(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	h := newHarness(t, sim, sim.URL())
+	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
+	h.deliver(opened)
+	h.check(r, n, want{check: "in_progress", state: "open"})
+	id, started := r.StartCheckRun(r.HeadSHA(n), "memory-verification", githubtest.GitHubActions, "queued")
+	h.deliver(started...)
+	h.check(r, n, want{check: "in_progress", state: "open"})
+	h.deliver(r.CompleteCheckRun(id, "success")...)
+	h.check(r, n, want{check: "success", state: "open"})
+}
