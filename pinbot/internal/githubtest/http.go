@@ -70,6 +70,7 @@ func (s *Server) handler() http.Handler {
 	route("GET /repos/{owner}/{repo}/commits/{ref}/check-runs", true, s.listCheckRuns)
 	route("GET /repos/{owner}/{repo}/commits/{ref}/check-suites", true, s.listCheckSuites)
 	route("GET /repos/{owner}/{repo}/commits/{ref}/status", true, s.combinedStatus)
+	route("GET /repos/{owner}/{repo}/commits/{ref}/pulls", true, s.commitPulls)
 	route("GET /repos/{owner}/{repo}/issues/{number}", true, s.getIssue)
 	route("GET /repos/{owner}/{repo}/issues/{number}/comments", true, s.listComments)
 	route("POST /repos/{owner}/{repo}/issues/{number}/comments", true, s.createComment)
@@ -946,4 +947,20 @@ func (s *Server) permission(c *call) {
 		legacy = "read"
 	}
 	c.json(http.StatusOK, obj{"permission": legacy, "role_name": p, "user": s.userJSON(c.base, User{Login: login, ID: int64(len(login)) + 5000, Type: "User"})})
+}
+
+// commitPulls lists the pull requests whose head is the commit, as
+// GET /repos/{owner}/{repo}/commits/{sha}/pulls does.
+func (s *Server) commitPulls(c *call) {
+	sha, ok := c.resolve(c.r.PathValue("ref"))
+	if !ok {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	items := []obj{}
+	for _, pr := range c.repo.prsForSHA(sha) {
+		items = append(items, c.repo.prJSON(c.base, pr))
+	}
+	c.page(items, nil)
 }

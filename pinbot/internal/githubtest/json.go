@@ -130,7 +130,9 @@ func (r *Repo) prRefJSON(base string, pr *pullRequest) obj {
 func (r *Repo) checkSuiteJSON(base string, cs *checkSuite) obj {
 	prs := []obj{}
 	for _, pr := range r.prsForSHA(cs.headSHA) {
-		prs = append(prs, r.prRefJSON(base, pr))
+		if !pr.fork {
+			prs = append(prs, r.prRefJSON(base, pr))
+		}
 	}
 	runs := 0
 	for _, cr := range r.checkRuns {
@@ -156,7 +158,9 @@ func (r *Repo) checkSuiteJSON(base string, cs *checkSuite) obj {
 func (r *Repo) checkRunJSON(base string, cr *checkRun) obj {
 	prs := []obj{}
 	for _, pr := range r.prsForSHA(cr.headSHA) {
-		prs = append(prs, r.prRefJSON(base, pr))
+		if !pr.fork {
+			prs = append(prs, r.prRefJSON(base, pr))
+		}
 	}
 	var conclusion, title, summary, text any
 	if cr.conclusion != "" {

@@ -39,6 +39,7 @@ type pullRequest struct {
 	labels               []string
 	createdAt, updatedAt time.Time
 	closedAt             *time.Time
+	fork                 bool
 }
 
 type issue struct {
@@ -94,6 +95,14 @@ var epoch = time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 func (s *Server) now() time.Time {
 	s.seq++
 	return epoch.Add(time.Duration(s.seq) * time.Second)
+}
+
+// FromFork marks pull request number as opened from a fork: GitHub then
+// leaves it out of the pull_requests of check runs and check suites.
+func (r *Repo) FromFork(number int) {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	r.prs[number].fork = true
 }
 
 // FullName is "owner/name".

@@ -577,3 +577,22 @@ func TestOpenedBeforeAnySuiteWaits(t *testing.T) {
 	h.deliver(r.CompleteCheckRun(id, "success")...)
 	h.check(r, n, want{check: "success", state: "open"})
 }
+
+// TestForkPRFoundFromCommit: check runs of a fork's pull request carry no
+// pull_requests; pinbot finds the PR from the commit.
+func TestForkPRFoundFromCommit(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	h := newHarness(t, sim, sim.URL())
+	n, opened := bumpKopf(t, r, githubtest.User{Login: "alice", ID: 42, Type: "User"}, nil)
+	r.FromFork(n)
+	id, started := r.StartCheckRun(r.HeadSHA(n), "memory-verification", githubtest.GitHubActions, "in_progress")
+	h.deliver(append([]githubtest.Delivery{opened}, started...)...)
+	h.check(r, n, want{check: "in_progress", state: "open"})
+	h.deliver(r.CompleteCheckRun(id, "failure")...)
+	w := blocked
+	w.state = "open"
+	h.check(r, n, w)
+}

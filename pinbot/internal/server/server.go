@@ -294,6 +294,18 @@ func (s *Server) process(ctx context.Context, d webhook.Delivery) {
 				targets = append(targets, target{pr.Number, pr.Head.SHA})
 			}
 		}
+		if len(c.PullRequests) == 0 && c.HeadSHA != "" {
+			// GitHub leaves pull requests from forks out of the payload.
+			numbers, err := s.pullsForCommit(ctx, p.Installation.ID, p.Repository.Owner.Login, p.Repository.Name, c.HeadSHA)
+			if err != nil {
+				log.Error("finding the pull requests of a commit", "sha", c.HeadSHA, "err", err)
+				s.metrics.add("pinbot_delivery_errors_total", "", 1)
+				return
+			}
+			for _, n := range numbers {
+				targets = append(targets, target{n, c.HeadSHA})
+			}
+		}
 	case p.Issue != nil:
 		gh, err := s.clients.For(p.Installation.ID)
 		if err != nil {
@@ -435,4 +447,23 @@ func (s *Server) upstreams(ctx context.Context, client *github.Client, res enfor
 		return ""
 	}
 	return "\n" + strings.Join(lines, "\n") + "\n"
+}
+
+// pullsForCommit lists the open pull requests whose head is sha.
+func (s *Server) pullsForCommit(ctx context.Context, installation int64, owner, repo, sha string) ([]int, error) {
+	gh, err := s.clients.For(installation)
+	if err != nil {
+		return nil, err
+	}
+	prs, _, err := gh.PullRequests.ListPullRequestsWithCommit(ctx, owner, repo, sha, &github.ListOptions{PerPage: 100})
+	if err != nil {
+		return nil, fmt.Errorf("listing the pull requests of %s: %w", sha, err)
+	}
+	var out []int
+	for _, pr := range prs {
+		if pr.GetState() == "open" && pr.GetHead().GetSHA() == sha {
+			out = append(out, pr.GetNumber())
+		}
+	}
+	return out, nil
 }
