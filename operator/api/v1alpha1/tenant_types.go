@@ -1,0 +1,317 @@
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Label and annotation keys, finalizer and field manager shared by the
+// operator and anyone inspecting what it created.
+const (
+	// TenantLabel is put on every object the operator creates; its value is
+	// the Tenant's name. The cache of child objects selects on it.
+	TenantLabel = "tenancy.kubetenant.io/tenant"
+	// ReservedPrefix is the key prefix users may not set in namespace
+	// labels or annotations.
+	ReservedPrefix = "tenancy.kubetenant.io/"
+	// Finalizer holds a Tenant until its deletion policy has been applied.
+	Finalizer = "tenancy.kubetenant.io/finalizer"
+)
+
+// OwnerKind is the kind of subject an owner is.
+// +kubebuilder:validation:Enum=User;Group;ServiceAccount
+type OwnerKind string
+
+// The kinds of owner a Tenant accepts.
+const (
+	OwnerUser           OwnerKind = "User"
+	OwnerGroup          OwnerKind = "Group"
+	OwnerServiceAccount OwnerKind = "ServiceAccount"
+)
+
+// OwnerRole is the ClusterRole an owner is bound to in every tenant namespace.
+// +kubebuilder:validation:Enum=admin;edit;view
+type OwnerRole string
+
+// The roles an owner can have.
+const (
+	RoleAdmin OwnerRole = "admin"
+	RoleEdit  OwnerRole = "edit"
+	RoleView  OwnerRole = "view"
+)
+
+// Owner is a subject that gets a RoleBinding in every tenant namespace.
+//
+// +kubebuilder:validation:XValidation:rule="self.kind == 'ServiceAccount' ? has(self.__namespace__) : !has(self.__namespace__)",message="namespace is required for a ServiceAccount owner and not allowed for a User or Group owner"
+type Owner struct {
+	// Kind is User, Group or ServiceAccount.
+	Kind OwnerKind `json:"kind"`
+	// Name is the user, group or service account name.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	Name string `json:"name"`
+	// Namespace is the namespace of a ServiceAccount owner; required for
+	// ServiceAccount and only for it.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=63
+	// +optional
+	Namespace string `json:"namespace,omitempty"`
+	// Role is the ClusterRole (admin, edit or view) the owner is bound to.
+	// +kubebuilder:default=admin
+	// +optional
+	Role OwnerRole `json:"role,omitempty"`
+}
+
+// Namespace is one namespace of the tenant. The namespace created is
+// named <tenant>-<name>.
+type Namespace struct {
+	// Name is the suffix of the namespace name; a DNS label.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=62
+	// +kubebuilder:validation:XValidation:rule="self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')",message="namespace name must be a DNS label: lower-case letters, digits and '-', starting and ending with a letter or digit"
+	Name string `json:"name"`
+	// Labels are put on this namespace; they win over namespaceMetadata.
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('tenancy.kubetenant.io/'))",message="label keys under tenancy.kubetenant.io/ are reserved for the operator"
+	// +optional
+	Labels map[string]string `json:"labels,omitempty"`
+	// Annotations are put on this namespace; they win over namespaceMetadata.
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('tenancy.kubetenant.io/'))",message="annotation keys under tenancy.kubetenant.io/ are reserved for the operator"
+	// +optional
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// NamespaceMetadata is put on every namespace of the tenant.
+type NamespaceMetadata struct {
+	// Labels are put on every tenant namespace.
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('tenancy.kubetenant.io/'))",message="label keys under tenancy.kubetenant.io/ are reserved for the operator"
+	// +optional
+	Labels map[string]string `json:"labels,omitempty"`
+	// Annotations are put on every tenant namespace.
+	// +kubebuilder:validation:MaxProperties=64
+	// +kubebuilder:validation:XValidation:rule="self.all(k, !k.startsWith('tenancy.kubetenant.io/'))",message="annotation keys under tenancy.kubetenant.io/ are reserved for the operator"
+	// +optional
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// Quota becomes the ResourceQuota tenant-quota in every tenant namespace.
+type Quota struct {
+	// Hard is the set of hard limits, as in a ResourceQuota.
+	// +kubebuilder:validation:MinProperties=1
+	Hard corev1.ResourceList `json:"hard"`
+}
+
+// Limits becomes the LimitRange tenant-limits (type Container) in every
+// tenant namespace.
+//
+// +kubebuilder:validation:XValidation:rule="has(self.default) || has(self.defaultRequest) || has(self.max) || has(self.min)",message="limits must set at least one of default, defaultRequest, max or min"
+type Limits struct {
+	// Default is the default limit of a container.
+	// +optional
+	Default corev1.ResourceList `json:"default,omitempty"`
+	// DefaultRequest is the default request of a container.
+	// +optional
+	DefaultRequest corev1.ResourceList `json:"defaultRequest,omitempty"`
+	// Max is the largest limit a container may have.
+	// +optional
+	Max corev1.ResourceList `json:"max,omitempty"`
+	// Min is the smallest request a container may have.
+	// +optional
+	Min corev1.ResourceList `json:"min,omitempty"`
+}
+
+// NetworkIsolation says from where pods of a tenant namespace accept
+// ingress traffic.
+// +kubebuilder:validation:Enum=Tenant;Namespace;None
+type NetworkIsolation string
+
+// The network isolation modes.
+const (
+	// IsolationTenant denies ingress from outside the tenant's namespaces.
+	IsolationTenant NetworkIsolation = "Tenant"
+	// IsolationNamespace denies ingress from outside the same namespace.
+	IsolationNamespace NetworkIsolation = "Namespace"
+	// IsolationNone creates no network policy.
+	IsolationNone NetworkIsolation = "None"
+)
+
+// RoleBinding binds a ClusterRole to subjects in every tenant namespace.
+type RoleBinding struct {
+	// ClusterRole is the name of the ClusterRole to bind.
+	// +kubebuilder:validation:MinLength=1
+	// +kubebuilder:validation:MaxLength=253
+	ClusterRole string `json:"clusterRole"`
+	// Subjects are bound to the ClusterRole.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=64
+	// +listType=atomic
+	Subjects []rbacv1.Subject `json:"subjects"`
+}
+
+// DeletionPolicy says what happens to a tenant's namespaces when the Tenant
+// is deleted.
+// +kubebuilder:validation:Enum=Delete;Retain
+type DeletionPolicy string
+
+// The deletion policies.
+const (
+	// DeletionDelete deletes the namespaces; the Tenant goes away once they
+	// are gone.
+	DeletionDelete DeletionPolicy = "Delete"
+	// DeletionRetain keeps the namespaces and their contents, released from
+	// the Tenant: owner references and the tenant label are removed.
+	DeletionRetain DeletionPolicy = "Retain"
+)
+
+// TenantSpec is the desired state of a Tenant.
+type TenantSpec struct {
+	// Owners each get a RoleBinding to their role in every tenant namespace.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=64
+	// +listType=atomic
+	Owners []Owner `json:"owners"`
+	// Namespaces of the tenant; each becomes namespace <tenant>-<name>.
+	// +kubebuilder:validation:MinItems=1
+	// +kubebuilder:validation:MaxItems=64
+	// +listType=map
+	// +listMapKey=name
+	Namespaces []Namespace `json:"namespaces"`
+	// NamespaceMetadata is put on every tenant namespace.
+	// +optional
+	NamespaceMetadata *NamespaceMetadata `json:"namespaceMetadata,omitempty"`
+	// Quota becomes ResourceQuota tenant-quota in every tenant namespace.
+	// +optional
+	Quota *Quota `json:"quota,omitempty"`
+	// Limits becomes LimitRange tenant-limits in every tenant namespace.
+	// +optional
+	Limits *Limits `json:"limits,omitempty"`
+	// NetworkIsolation is Tenant (deny ingress from outside the tenant's
+	// namespaces), Namespace (deny ingress from outside the same namespace)
+	// or None.
+	// +kubebuilder:default=Tenant
+	// +optional
+	NetworkIsolation NetworkIsolation `json:"networkIsolation,omitempty"`
+	// AdditionalRoleBindings are bound in every tenant namespace.
+	// +kubebuilder:validation:MaxItems=32
+	// +listType=atomic
+	// +optional
+	AdditionalRoleBindings []RoleBinding `json:"additionalRoleBindings,omitempty"`
+	// Paused stops the operator from changing anything for this Tenant.
+	// +optional
+	Paused bool `json:"paused,omitempty"`
+	// DeletionPolicy is Delete (deleting the Tenant deletes its namespaces)
+	// or Retain (the namespaces stay, released from the Tenant).
+	// +kubebuilder:default=Delete
+	// +optional
+	DeletionPolicy DeletionPolicy `json:"deletionPolicy,omitempty"`
+}
+
+// Phase summarises where a Tenant is in its life.
+// +kubebuilder:validation:Enum=Pending;Provisioning;Ready;Failed;Paused;Terminating
+type Phase string
+
+// The phases of a Tenant.
+const (
+	PhasePending      Phase = "Pending"
+	PhaseProvisioning Phase = "Provisioning"
+	PhaseReady        Phase = "Ready"
+	PhaseFailed       Phase = "Failed"
+	PhasePaused       Phase = "Paused"
+	PhaseTerminating  Phase = "Terminating"
+)
+
+// Condition types of a Tenant.
+const (
+	// ConditionReady is True only when every other condition is True.
+	ConditionReady = "Ready"
+	// ConditionNamespacesReady is True when every namespace exists and is active.
+	ConditionNamespacesReady = "NamespacesReady"
+	// ConditionAccessReady is True when every role binding is applied.
+	ConditionAccessReady = "AccessReady"
+	// ConditionPoliciesReady is True when quota, limits and network policies are applied.
+	ConditionPoliciesReady = "PoliciesReady"
+	// ConditionExternalReady is True when the external provisioner accepted
+	// the tenant; present only when a provisioner is configured.
+	ConditionExternalReady = "ExternalReady"
+)
+
+// NamespaceStatus is the observed state of one tenant namespace.
+type NamespaceStatus struct {
+	// Name is the full namespace name.
+	Name string `json:"name"`
+	// Phase is the namespace's phase (Active, Terminating) or Missing.
+	Phase string `json:"phase"`
+}
+
+// TenantStatus is the observed state of a Tenant.
+type TenantStatus struct {
+	// Phase summarises the conditions.
+	// +optional
+	Phase Phase `json:"phase,omitempty"`
+	// ObservedGeneration is the generation the status describes.
+	// +optional
+	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
+	// Conditions: Ready (summary), NamespacesReady, AccessReady,
+	// PoliciesReady and, with an external provisioner, ExternalReady.
+	// +listType=map
+	// +listMapKey=type
+	// +optional
+	Conditions []metav1.Condition `json:"conditions,omitempty"`
+	// Namespaces lists each tenant namespace and its phase.
+	// +listType=map
+	// +listMapKey=name
+	// +optional
+	Namespaces []NamespaceStatus `json:"namespaces,omitempty"`
+	// NamespaceCount is the number of namespaces in status.namespaces, for
+	// the printer column.
+	// +optional
+	NamespaceCount int32 `json:"namespaceCount,omitempty"`
+	// ProvisionedGeneration is the last generation that became Ready; the
+	// operator posts its Provisioned event once per generation.
+	// +optional
+	ProvisionedGeneration int64 `json:"provisionedGeneration,omitempty"`
+	// LastProvisionedTime is when the Tenant last became Ready.
+	// +optional
+	LastProvisionedTime *metav1.Time `json:"lastProvisionedTime,omitempty"`
+}
+
+// Tenant declares a tenant: its namespaces, owners, quotas, limits, network
+// isolation and what happens to its namespaces when it is deleted.
+//
+// +kubebuilder:object:root=true
+// +kubebuilder:resource:scope=Cluster,shortName=tnt
+// +kubebuilder:subresource:status
+// +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
+// +kubebuilder:printcolumn:name="Namespaces",type=integer,JSONPath=`.status.namespaceCount`
+// +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
+// +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
+// +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$') && size(self.metadata.name) <= 62",message="the Tenant name must be a DNS label (lower-case letters, digits and '-') of at most 62 characters"
+// +kubebuilder:validation:XValidation:rule="self.spec.namespaces.all(n, size(self.metadata.name) + 1 + size(n.name) <= 63)",message="every namespace name <tenant>-<name> must be at most 63 characters: shorten the Tenant name or the namespace name"
+type Tenant struct {
+	metav1.TypeMeta   `json:",inline"`
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// Spec is the desired state.
+	// +required
+	Spec TenantSpec `json:"spec"`
+	// Status is the observed state, written by the operator.
+	// +optional
+	Status TenantStatus `json:"status,omitempty"`
+}
+
+// TenantList is a list of Tenants.
+//
+// +kubebuilder:object:root=true
+type TenantList struct {
+	metav1.TypeMeta `json:",inline"`
+	metav1.ListMeta `json:"metadata,omitempty"`
+	// Items are the Tenants.
+	Items []Tenant `json:"items"`
+}
+
+func init() {
+	SchemeBuilder.Register(&Tenant{}, &TenantList{})
+}

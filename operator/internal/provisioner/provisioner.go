@@ -1,0 +1,161 @@
+// Package provisioner is the HTTP client of the optional external
+// provisioner: PUT {url}/tenants/{name} once a tenant is provisioned in the
+// cluster and DELETE {url}/tenants/{name} when it goes away. It classifies
+// every failure as permanent (a 4xx rejection) or temporary (5xx, timeouts,
+// connection errors) so the controller can decide how to retry.
+package provisioner
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+)
+
+// Tenant is the JSON body of a PUT.
+type Tenant struct {
+	Name       string   `json:"name"`
+	UID        string   `json:"uid"`
+	Generation int64    `json:"generation"`
+	Namespaces []string `json:"namespaces"`
+	Owners     []Owner  `json:"owners"`
+}
+
+// Owner is one owner of the tenant as the provisioner sees it.
+type Owner struct {
+	Kind      string `json:"kind"`
+	Name      string `json:"name"`
+	Namespace string `json:"namespace,omitempty"`
+	Role      string `json:"role"`
+}
+
+// Client calls the external provisioner. The zero value is not usable;
+// build one with New.
+type Client struct {
+	base      *url.URL
+	tokenFile string
+	timeout   time.Duration
+	http      *http.Client
+}
+
+// New returns a client for the provisioner at rawURL. tokenFile, if not
+// empty, holds a bearer token read on every request so a rotated token is
+// picked up; timeout bounds each request.
+func New(rawURL, tokenFile string, timeout time.Duration) (*Client, error) {
+	u, err := url.Parse(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("parsing provisioner URL %q: %w", rawURL, err)
+	}
+	if u.Scheme != "http" && u.Scheme != "https" || u.Host == "" {
+		return nil, fmt.Errorf("provisioner URL %q: want an absolute http or https URL", rawURL)
+	}
+	if timeout <= 0 {
+		timeout = 10 * time.Second
+	}
+	return &Client{base: u, tokenFile: tokenFile, timeout: timeout, http: &http.Client{}}, nil
+}
+
+// Error is a failed call. Permanent is true for a 4xx answer: the same
+// request will be rejected again until the tenant changes.
+type Error struct {
+	Method     string
+	URL        string
+	StatusCode int    // 0 when no answer arrived
+	Status     string // e.g. "500 Internal Server Error"
+	Body       string // start of the answer's body, for the person reading the event
+	Err        error  // transport error when no answer arrived
+	Permanent  bool
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return fmt.Sprintf("%s %s: %v", e.Method, e.URL, e.Err)
+	}
+	if e.Body != "" {
+		return fmt.Sprintf("%s %s: %s: %s", e.Method, e.URL, e.Status, e.Body)
+	}
+	return fmt.Sprintf("%s %s: %s", e.Method, e.URL, e.Status)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// IsPermanent reports whether err is a rejection that retrying unchanged
+// cannot fix.
+func IsPermanent(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Permanent
+}
+
+// Put tells the provisioner the tenant exists in this shape.
+func (c *Client) Put(ctx context.Context, t Tenant) error {
+	body, err := json.Marshal(t)
+	if err != nil {
+		return fmt.Errorf("encoding tenant %s: %w", t.Name, err)
+	}
+	_, err = c.do(ctx, http.MethodPut, t.Name, body)
+	return err
+}
+
+// Delete tells the provisioner the tenant is gone. A 404 answer counts as
+// done.
+func (c *Client) Delete(ctx context.Context, name string) error {
+	code, err := c.do(ctx, http.MethodDelete, name, nil)
+	if code == http.StatusNotFound {
+		return nil
+	}
+	return err
+}
+
+func (c *Client) do(ctx context.Context, method, name string, body []byte) (int, error) {
+	u := c.base.JoinPath("tenants", name).String()
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, u, bytes.NewReader(body))
+	if err != nil {
+		return 0, &Error{Method: method, URL: u, Err: err, Permanent: true}
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	if c.tokenFile != "" {
+		tok, err := os.ReadFile(c.tokenFile)
+		if err != nil {
+			// The file may be mounted late or rotated: temporary.
+			return 0, &Error{Method: method, URL: u, Err: fmt.Errorf("reading token file: %w", err)}
+		}
+		req.Header.Set("Authorization", "Bearer "+strings.TrimSpace(string(tok)))
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctx.Err() == context.DeadlineExceeded {
+			err = fmt.Errorf("no answer within %s", c.timeout)
+		}
+		return 0, &Error{Method: method, URL: u, Err: err}
+	}
+	defer resp.Body.Close()
+	snippet, _ := io.ReadAll(io.LimitReader(resp.Body, 256))
+	_, _ = io.Copy(io.Discard, io.LimitReader(resp.Body, 1<<20))
+	if resp.StatusCode >= 200 && resp.StatusCode < 300 {
+		return resp.StatusCode, nil
+	}
+	e := &Error{
+		Method:     method,
+		URL:        u,
+		StatusCode: resp.StatusCode,
+		Status:     resp.Status,
+		Body:       strings.TrimSpace(strings.ToValidUTF8(string(snippet), "")),
+		Permanent:  resp.StatusCode >= 400 && resp.StatusCode < 500 && resp.StatusCode != http.StatusRequestTimeout && resp.StatusCode != http.StatusTooManyRequests,
+	}
+	if len(e.Body) > 200 {
+		e.Body = e.Body[:200] + "…"
+	}
+	return resp.StatusCode, e
+}

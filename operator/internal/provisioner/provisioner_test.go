@@ -1,0 +1,185 @@
+package provisioner
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+type request struct {
+	Method, Path, Auth string
+	Body               *Tenant
+}
+
+// server answers with the status codes given, one per request (the last
+// one repeats), and records what it received.
+func server(t *testing.T, codes ...int) (*httptest.Server, func() []request) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []request
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		rec := request{Method: r.Method, Path: r.URL.Path, Auth: r.Header.Get("Authorization")}
+		if r.Method == http.MethodPut {
+			rec.Body = &Tenant{}
+			if err := json.NewDecoder(r.Body).Decode(rec.Body); err != nil {
+				t.Errorf("decoding body: %v", err)
+			}
+		}
+		code := codes[min(len(got), len(codes)-1)]
+		got = append(got, rec)
+		w.WriteHeader(code)
+		if code == http.StatusBadRequest {
+			_, _ = w.Write([]byte("quota exceeded for team\n"))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv, func() []request {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]request(nil), got...)
+	}
+}
+
+func TestPut(t *testing.T) {
+	tenant := Tenant{Name: "acme", UID: "u1", Generation: 2, Namespaces: []string{"acme-dev"},
+		Owners: []Owner{{Kind: "User", Name: "alice", Role: "admin"}}}
+	tests := []struct {
+		name          string
+		code          int
+		wantErr       string
+		wantPermanent bool
+	}{
+		{name: "200 is success", code: 200},
+		{name: "204 is success", code: 204},
+		{name: "400 is permanent", code: 400, wantErr: "400 Bad Request: quota exceeded for team", wantPermanent: true},
+		{name: "403 is permanent", code: 403, wantErr: "403 Forbidden", wantPermanent: true},
+		{name: "429 is temporary", code: 429, wantErr: "429 Too Many Requests"},
+		{name: "500 is temporary", code: 500, wantErr: "500 Internal Server Error"},
+		{name: "503 is temporary", code: 503, wantErr: "503 Service Unavailable"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv, got := server(t, tc.code)
+			tokenFile := filepath.Join(t.TempDir(), "token")
+			if err := os.WriteFile(tokenFile, []byte("s3cret\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			c, err := New(srv.URL+"/api/", tokenFile, 5*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = c.Put(context.Background(), tenant)
+			if tc.wantErr == "" && err != nil {
+				t.Fatalf("Put: %v", err)
+			}
+			if tc.wantErr != "" {
+				want := "PUT " + srv.URL + "/api/tenants/acme: " + tc.wantErr
+				if err == nil || err.Error() != want {
+					t.Fatalf("Put error = %v, want %q", err, want)
+				}
+			}
+			if IsPermanent(err) != tc.wantPermanent {
+				t.Errorf("IsPermanent = %v, want %v", IsPermanent(err), tc.wantPermanent)
+			}
+			want := []request{{Method: "PUT", Path: "/api/tenants/acme", Auth: "Bearer s3cret", Body: &tenant}}
+			if diff := cmp.Diff(want, got()); diff != "" {
+				t.Errorf("requests (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestDelete(t *testing.T) {
+	tests := []struct {
+		code    int
+		wantErr bool
+	}{{200, false}, {202, false}, {404, false}, {500, true}, {409, true}}
+	for _, tc := range tests {
+		t.Run(http.StatusText(tc.code), func(t *testing.T) {
+			srv, got := server(t, tc.code)
+			c, err := New(srv.URL, "", time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = c.Delete(context.Background(), "acme")
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("Delete error = %v, want error %v", err, tc.wantErr)
+			}
+			want := []request{{Method: "DELETE", Path: "/tenants/acme"}}
+			if diff := cmp.Diff(want, got()); diff != "" {
+				t.Errorf("requests (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestTimeoutIsTemporary(t *testing.T) {
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c, err := New(srv.URL, "", 50*time.Millisecond)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Put(context.Background(), Tenant{Name: "acme"})
+	if err == nil || !strings.Contains(err.Error(), "no answer within 50ms") {
+		t.Fatalf("Put error = %v, want a timeout", err)
+	}
+	if IsPermanent(err) {
+		t.Error("a timeout must be temporary")
+	}
+}
+
+func TestConnectionRefusedIsTemporary(t *testing.T) {
+	srv := httptest.NewServer(http.NotFoundHandler())
+	addr := srv.URL
+	srv.Close()
+	c, err := New(addr, "", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Put(context.Background(), Tenant{Name: "acme"})
+	if err == nil || IsPermanent(err) {
+		t.Fatalf("Put error = %v, want a temporary error", err)
+	}
+}
+
+func TestMissingTokenFileIsTemporary(t *testing.T) {
+	srv, got := server(t, 200)
+	c, err := New(srv.URL, filepath.Join(t.TempDir(), "absent"), time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Put(context.Background(), Tenant{Name: "acme"})
+	if err == nil || IsPermanent(err) || !strings.Contains(err.Error(), "reading token file") {
+		t.Fatalf("Put error = %v, want a temporary token error", err)
+	}
+	if n := len(got()); n != 0 {
+		t.Errorf("sent %d requests without a token, want 0", n)
+	}
+}
+
+func TestNewRejectsBadURL(t *testing.T) {
+	for _, u := range []string{"", "ftp://x", "/relative", "http://"} {
+		if _, err := New(u, "", 0); err == nil {
+			t.Errorf("New(%q) succeeded, want an error", u)
+		}
+	}
+}
