@@ -3,6 +3,7 @@ package server_test
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
@@ -595,4 +596,67 @@ func TestForkPRFoundFromCommit(t *testing.T) {
 	w := blocked
 	w.state = "open"
 	h.check(r, n, w)
+}
+
+// TestAllowUpdatesExistingComment: a human PR blocked once, then verified on
+// a new head: the one comment is updated to say the verification passed.
+func TestAllowUpdatesExistingComment(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	h := newHarness(t, sim, sim.URL())
+	n, opened := bumpKopf(t, r, githubtest.User{Login: "alice", ID: 42, Type: "User"}, nil)
+	id, started := r.StartCheckRun(r.HeadSHA(n), "memory-verification", githubtest.GitHubActions, "in_progress")
+	ds := append([]githubtest.Delivery{opened}, started...)
+	h.deliver(append(ds, r.CompleteCheckRun(id, "failure")...)...)
+	w := blocked
+	w.state = "open"
+	h.check(r, n, w)
+	head, pushed := r.Push(n, map[string]string{"NOTES.md": "fixed the leak\n"}, "Retry with the leak fixed", githubtest.Author{Name: "alice", Email: "alice@example.com"})
+	id, started = r.StartCheckRun(head, "memory-verification", githubtest.GitHubActions, "in_progress")
+	ds = append([]githubtest.Delivery{pushed}, started...)
+	h.deliver(append(ds, r.CompleteCheckRun(id, "success")...)...)
+	h.check(r, n, want{check: "success", comments: 1, state: "open", contains: []string{"verification passed", "Update the ADR"}})
+}
+
+// TestStatusesCountOnlyWhenTrusted: a commit status named like the
+// verification counts only when .github/pinbot.yml trusts its context.
+func TestStatusesCountOnlyWhenTrusted(t *testing.T) {
+	t.Parallel()
+	for _, trusted := range []bool{false, true} {
+		t.Run(fmt.Sprint("trusted=", trusted), func(t *testing.T) {
+			sim := githubtest.New(t, githubtest.Options{})
+			upstreamKopf(sim)
+			r := pyOperator(t, sim)
+			if trusted {
+				r.Commit("main", "", map[string]string{".github/pinbot.yml": "verification:\n  trustedStatusContexts: [memory-verification]\n"}, "Trust the status", githubtest.Author{})
+			}
+			h := newHarness(t, sim, sim.URL())
+			n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
+			r.SetStatus(r.HeadSHA(n), "memory-verification", "success", githubtest.User{Login: "ci-bot", ID: 9, Type: "User"})
+			h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
+			if trusted {
+				h.check(r, n, want{check: "success", state: "open"})
+			} else {
+				h.check(r, n, blocked)
+			}
+		})
+	}
+}
+
+// TestBadConfigFailsClosed: an unknown key in .github/pinbot.yml is an
+// error: a failing check naming the key, no comment, no close.
+func TestBadConfigFailsClosed(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	r := pyOperator(t, sim)
+	r.Commit("main", "", map[string]string{".github/pinbot.yml": "closeBotPRs: true\ncloseBotPrs: false\n"}, "Configure pinbot", githubtest.Author{})
+	h := newHarness(t, sim, sim.URL())
+	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
+	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
+	h.check(r, n, want{check: "failure", state: "open"})
+	if runs := r.CheckRuns(r.HeadSHA(n), "pinbot"); !strings.Contains(runs[0].Title+runs[0].Summary, "closeBotPrs") {
+		t.Errorf("failing check does not name the unknown key: %+v", runs[0])
+	}
 }
