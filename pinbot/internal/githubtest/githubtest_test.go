@@ -329,3 +329,52 @@ func TestPagination(t *testing.T) {
 		t.Errorf("paged %d comments over %d pages, want 5 over 3", total, pages)
 	}
 }
+
+// TestDeliveriesParseWithGoGitHub decodes the simulator's deliveries with
+// go-github's webhook types and checks the fields GitHub sends and pinbot
+// relies on.
+func TestDeliveriesParseWithGoGitHub(t *testing.T) {
+	sim := githubtest.New(t, githubtest.Options{})
+	r, _ := fixture(t, sim)
+	r.Commit("dependabot/pip/kopf-1.43.0", "main", map[string]string{"pyproject.toml": "x"}, "Bump kopf", githubtest.Dependabot)
+	n, opened := r.OpenPR(githubtest.PROptions{Head: "dependabot/pip/kopf-1.43.0", User: githubtest.DependabotUser, Title: "Bump kopf"})
+	head := r.HeadSHA(n)
+	id, started := r.StartCheckRun(head, "memory-verification", githubtest.GitHubActions, "in_progress")
+	done := r.CompleteCheckRun(id, "success")
+	comment := r.IssueComment(n, githubtest.User{Login: "alice", ID: 7}, "/pinbot recheck")
+	for _, d := range append(append([]githubtest.Delivery{opened}, started...), append(done, comment)...) {
+		h := d.Headers(sim.WebhookSecret())
+		if h.Get("X-GitHub-Delivery") == "" || !strings.HasPrefix(h.Get("X-Hub-Signature-256"), "sha256=") {
+			t.Errorf("%s: headers %v", d.Event, h)
+		}
+		ev, err := github.ParseWebHook(d.Event, d.Body)
+		if err != nil {
+			t.Fatalf("%s: %v", d.Event, err)
+		}
+		switch e := ev.(type) {
+		case *github.PullRequestEvent:
+			if e.GetAction() != "opened" || e.GetPullRequest().GetUser().GetType() != "Bot" || e.GetPullRequest().GetHead().GetSHA() != head ||
+				e.GetInstallation().GetID() != sim.InstallationID() || e.GetRepo().GetOwner().GetLogin() != "acme" {
+				t.Errorf("pull_request event fields: %+v", e)
+			}
+		case *github.CheckRunEvent:
+			cr := e.GetCheckRun()
+			if cr.GetApp().GetSlug() != "github-actions" || cr.GetHeadSHA() != head || len(cr.PullRequests) != 1 ||
+				cr.PullRequests[0].GetHead().GetSHA() != head || cr.GetCheckSuite().GetID() == 0 || e.GetInstallation().GetID() == 0 {
+				t.Errorf("check_run event fields: %+v", cr)
+			}
+		case *github.CheckSuiteEvent:
+			cs := e.GetCheckSuite()
+			if e.GetAction() != "completed" || cs.GetApp().GetSlug() != "github-actions" || cs.GetStatus() != "completed" ||
+				cs.GetConclusion() != "success" || len(cs.PullRequests) != 1 || cs.PullRequests[0].GetNumber() != n {
+				t.Errorf("check_suite event fields: %+v", cs)
+			}
+		case *github.IssueCommentEvent:
+			if !e.GetIssue().IsPullRequest() || e.GetComment().GetBody() != "/pinbot recheck" || e.GetSender().GetLogin() != "alice" {
+				t.Errorf("issue_comment event fields: %+v", e)
+			}
+		default:
+			t.Errorf("unexpected event %T", ev)
+		}
+	}
+}
