@@ -192,6 +192,10 @@ type Fault struct {
 	// RetryAfter, when set with Status 403 or 429, answers a secondary rate
 	// limit with this Retry-After (seconds).
 	RetryAfter int
+	// Exhausted, with Status 403, answers as an exhausted primary rate
+	// limit: X-RateLimit-Remaining 0 and a reset ResetIn from now.
+	Exhausted bool
+	ResetIn   time.Duration
 	// Delay is waited before answering.
 	Delay time.Duration
 

@@ -125,6 +125,12 @@ func (s *Server) writeFault(w http.ResponseWriter, f *Fault) {
 		doc = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
 	}
 	s.rateHeaders(w.Header(), false)
+	if f.Exhausted {
+		msg = "API rate limit exceeded for installation ID " + strconv.FormatInt(s.opts.InstallationID, 10) + "."
+		doc = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"
+		w.Header().Set("X-RateLimit-Remaining", "0")
+		w.Header().Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(f.ResetIn).Unix(), 10))
+	}
 	w.WriteHeader(f.Status)
 	json.NewEncoder(w).Encode(obj{"message": msg, "documentation_url": doc})
 }

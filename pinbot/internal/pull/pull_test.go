@@ -91,6 +91,25 @@ func TestRetries(t *testing.T) {
 			t.Errorf("fault hits %d", sim.Hits(f))
 		}
 	})
+	t.Run("exhausted primary limit waits for the reset", func(t *testing.T) {
+		sim, gh, n := setup(t, 5*time.Second)
+		f := sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, Exhausted: true, ResetIn: time.Second, Times: 1})
+		if _, _, err := gh.PullRequests.Get(ctx, "acme", "op", n); err != nil {
+			t.Fatalf("after the reset: %v", err)
+		}
+		if sim.Hits(f) != 1 {
+			t.Errorf("fault hits %d", sim.Hits(f))
+		}
+	})
+	t.Run("reset beyond MaxWait fails", func(t *testing.T) {
+		sim, gh, n := setup(t, 500*time.Millisecond)
+		sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, Exhausted: true, ResetIn: time.Hour})
+		_, _, err := gh.PullRequests.Get(ctx, "acme", "op", n)
+		var rl *github.RateLimitError
+		if !errors.As(err, &rl) {
+			t.Fatalf("err = %v, want the primary rate limit error", err)
+		}
+	})
 	t.Run("Retry-After beyond MaxWait fails", func(t *testing.T) {
 		sim, gh, n := setup(t, 500*time.Millisecond)
 		sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, RetryAfter: 3600})
