@@ -693,6 +693,10 @@ func (s *Server) createCheckRun(c *call) {
 			in.Status = "completed"
 		}
 	}
+	if in.Output != nil && (len(in.Output.Summary) > 65535 || len(in.Output.Text) > 65535) {
+		c.fail(http.StatusUnprocessableEntity, "Invalid request.\n\nOnly 65535 characters are allowed; summary is too long.")
+		return
+	}
 	if in.Status == "completed" && in.Conclusion == "" {
 		c.fail(http.StatusUnprocessableEntity, "Invalid request.\n\nNo conclusion given for a completed check run.")
 		return
@@ -721,6 +725,10 @@ func (s *Server) updateCheckRun(c *call) {
 	}
 	if err := json.NewDecoder(c.r.Body).Decode(&in); err != nil {
 		c.fail(http.StatusBadRequest, "Problems parsing JSON")
+		return
+	}
+	if in.Output != nil && (len(in.Output.Summary) > 65535 || len(in.Output.Text) > 65535) {
+		c.fail(http.StatusUnprocessableEntity, "Invalid request.\n\nOnly 65535 characters are allowed; summary is too long.")
 		return
 	}
 	s.mu.Lock()

@@ -9,6 +9,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
 
@@ -86,7 +87,7 @@ func (r *Reporter) checkRun(ctx context.Context, d Decision) (string, error) {
 		return "", fmt.Errorf("looking up the %s check run on %s: %w", CheckName, d.HeadSHA, err)
 	}
 	title, summary := Summary(d.Result)
-	out := &github.CheckRunOutput{Title: github.String(title), Summary: github.String(summary)}
+	out := &github.CheckRunOutput{Title: github.String(clip(title, 1000)), Summary: github.String(clip(summary, maxText))}
 	status, conclusion := "completed", d.Result.Verdict.Conclusion()
 	if d.Result.Ignored {
 		conclusion = "neutral"
@@ -121,8 +122,25 @@ func (r *Reporter) checkRun(ctx context.Context, d Decision) (string, error) {
 	return "updated", nil
 }
 
+// maxText keeps check run summaries and comments under GitHub's 65,535
+// character limits.
+const maxText = 65000
+
+// clip shortens s to at most n bytes on a rune boundary, saying so.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n - len("\n\n(truncated)")
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "\n\n(truncated)"
+}
+
 // comment updates pinbot's comment, or creates it when create is set.
 func (r *Reporter) comment(ctx context.Context, d Decision, create bool) (string, error) {
+	d.Comment = clip(d.Comment, maxText)
 	own, err := r.Find(ctx, d.Owner, d.Repo, d.Number)
 	if err != nil {
 		return "", err

@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
+	"strings"
 	"testing"
 
 	"github.com/bradleyfalzon/ghinstallation/v2"
@@ -76,5 +77,32 @@ func TestApply(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"mallory: " + enforce.Marker + "\nfake", "pinbot[bot]: " + enforce.Marker + "\nclosed"}, authors); diff != "" {
 		t.Errorf("comments (-want +got):\n%s", diff)
+	}
+}
+
+// TestLongSummaryIsClipped: GitHub refuses check run summaries over 65,535
+// characters; pinbot clips rather than losing the failing check.
+func TestLongSummaryIsClipped(t *testing.T) {
+	sim := githubtest.New(t, githubtest.Options{})
+	r := sim.CreateRepo("acme", "op", false)
+	sha := r.Commit("main", "", map[string]string{"a": "1"}, "init", githubtest.Author{})
+	itr, err := ghinstallation.New(http.DefaultTransport, sim.App().ID, sim.InstallationID(), sim.PrivateKeyPEM())
+	if err != nil {
+		t.Fatal(err)
+	}
+	itr.BaseURL = sim.URL()
+	gh := github.NewClient(&http.Client{Transport: itr})
+	gh.BaseURL, _ = url.Parse(sim.URL())
+	rep := &report.Reporter{GH: gh, AppID: sim.App().ID, AppSlug: sim.App().Slug}
+	res := enforce.Result{Verdict: enforce.Error}
+	for i := 0; i < 3000; i++ {
+		res.Errors = append(res.Errors, "reading a very long list of manifests: boom ✗")
+	}
+	if _, err := rep.Apply(context.Background(), report.Decision{Owner: "acme", Repo: "op", Number: 1, HeadSHA: sha, Result: res}); err != nil {
+		t.Fatalf("Apply with a long summary: %v", err)
+	}
+	runs := r.CheckRuns(sha, report.CheckName)
+	if len(runs) != 1 || len(runs[0].Summary) > 65535 || !strings.HasSuffix(runs[0].Summary, "(truncated)") {
+		t.Errorf("check run summary of %d bytes, want a clipped one", len(runs[0].Summary))
 	}
 }

@@ -331,7 +331,11 @@ func (s *Server) process(ctx context.Context, d webhook.Delivery) {
 		if dec.Err != nil {
 			s.metrics.add("pinbot_delivery_errors_total", "", 1)
 		}
-		log.Info("decided", "pr", t.number, "verdict", dec.Verdict, "check_run", dec.Actions.CheckRun,
+		level := slog.LevelInfo
+		if dec.Err != nil {
+			level = slog.LevelError
+		}
+		log.Log(ctx, level, "decided", "pr", t.number, "verdict", dec.Verdict, "check_run", dec.Actions.CheckRun,
 			"comment", dec.Actions.Comment, "closed", dec.Actions.Closed, "dry_run", s.cfg.DryRun,
 			"duration_ms", time.Since(start).Milliseconds(), "err", errString(dec.Err))
 		if s.cfg.Decided != nil {
