@@ -47,6 +47,9 @@ type Config struct {
 	// nil); Tune adjusts the retrying transport of each installation.
 	Transport http.RoundTripper
 	Tune      func(*pull.Transport)
+	// EvalTimeout bounds one evaluation, retries and waits included
+	// (default 2 minutes); what is unread by then fails closed.
+	EvalTimeout time.Duration
 	// Decided, when set, is called after each evaluation (benchmarks).
 	Decided func(Decision)
 }
@@ -98,6 +101,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = 4
+	}
+	if cfg.EvalTimeout <= 0 {
+		cfg.EvalTimeout = 2 * time.Minute
 	}
 	if cfg.QueueSize <= 0 {
 		cfg.QueueSize = 256
@@ -326,7 +332,9 @@ func (s *Server) process(ctx context.Context, d webhook.Delivery) {
 	}
 	for _, t := range targets {
 		start := time.Now()
-		dec := s.evaluate(ctx, log.With("pr", t.number), p.Installation.ID, pull.Target{Owner: p.Repository.Owner.Login, Repo: p.Repository.Name, Number: t.number}, t.head)
+		ectx, cancel := context.WithTimeout(ctx, s.cfg.EvalTimeout)
+		dec := s.evaluate(ectx, log.With("pr", t.number), p.Installation.ID, pull.Target{Owner: p.Repository.Owner.Login, Repo: p.Repository.Name, Number: t.number}, t.head)
+		cancel()
 		dec.Delivery = d.ID
 		if dec.Err != nil {
 			s.metrics.add("pinbot_delivery_errors_total", "", 1)
