@@ -1,13 +1,145 @@
 // Command tenant-operator provisions tenants from cluster-scoped Tenant
-// resources. The controller itself arrives with issue 3.
+// resources: namespaces, owners' access, quotas, limits, network isolation
+// and, optionally, an external system. See the README's tenant-operator
+// section for the flags.
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client/config"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+
+	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
+	"github.com/kubetenant/kubetenant/operator/internal/controller"
+	"github.com/kubetenant/kubetenant/operator/internal/provisioner"
 )
 
 func main() {
-	fmt.Fprintln(os.Stderr, "tenant-operator: the controller is not built yet (issue 3)")
-	os.Exit(1)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			os.Exit(0)
+		}
+		fmt.Fprintf(os.Stderr, "tenant-operator: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// run parses flags, builds the manager and runs it until ctx ends.
+func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
+	fs := flag.NewFlagSet("tenant-operator", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	config.RegisterFlags(fs) // --kubeconfig, controller-runtime's own flag
+	var (
+		metricsAddr   = fs.String("metrics-bind-address", ":8080", "Address of the Prometheus metrics endpoint (plain HTTP); 0 disables it.")
+		probeAddr     = fs.String("health-probe-bind-address", ":8081", "Address of /healthz and /readyz; 0 disables them.")
+		leaderElect   = fs.Bool("leader-elect", false, "Elect a leader so that only one replica reconciles.")
+		leaderNS      = fs.String("leader-election-namespace", "", "Namespace of the leader-election Lease (default: $POD_NAMESPACE).")
+		leaderID      = fs.String("leader-election-id", "tenant-operator.tenancy.kubetenant.io", "Name of the leader-election Lease.")
+		concurrency   = fs.Int("max-concurrent-reconciles", 4, "Tenants reconciled in parallel.")
+		resync        = fs.Duration("resync-period", 10*time.Minute, "How often a Ready tenant is re-checked.")
+		provURL       = fs.String("provisioner-url", "", "Base URL of the external provisioner (PUT/DELETE {url}/tenants/{name}); empty disables it.")
+		provTokenFile = fs.String("provisioner-token-file", "", "File holding the provisioner's bearer token, re-read on every request.")
+		provTimeout   = fs.Duration("provisioner-timeout", 10*time.Second, "Timeout of one provisioner request.")
+		zapOpts       = zap.Options{Development: false}
+	)
+	zapOpts.BindFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("unexpected arguments %q", fs.Args())
+	}
+	if *concurrency < 1 {
+		return fmt.Errorf("--max-concurrent-reconciles must be at least 1, got %d", *concurrency)
+	}
+	if *resync <= 0 {
+		return fmt.Errorf("--resync-period must be positive, got %s", *resync)
+	}
+	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts), zap.WriteTo(stderr)))
+	log := ctrl.Log.WithName("setup")
+
+	if *leaderNS == "" {
+		*leaderNS = getenv("POD_NAMESPACE")
+	}
+	if *leaderElect && *leaderNS == "" {
+		return errors.New("--leader-elect needs --leader-election-namespace or $POD_NAMESPACE")
+	}
+
+	var prov controller.Provisioner
+	if *provURL != "" {
+		c, err := provisioner.New(*provURL, *provTokenFile, *provTimeout)
+		if err != nil {
+			return err
+		}
+		prov = c
+	} else if *provTokenFile != "" {
+		return errors.New("--provisioner-token-file needs --provisioner-url")
+	}
+
+	cfg, err := ctrl.GetConfig()
+	if err != nil {
+		return fmt.Errorf("loading kubeconfig: %w", err)
+	}
+	scheme := runtime.NewScheme()
+	if err := clientgoscheme.AddToScheme(scheme); err != nil {
+		return fmt.Errorf("building scheme: %w", err)
+	}
+	if err := v1alpha1.AddToScheme(scheme); err != nil {
+		return fmt.Errorf("building scheme: %w", err)
+	}
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                        scheme,
+		Cache:                         controller.CacheOptions(),
+		Client:                        controller.ClientOptions(),
+		Metrics:                       metricsserver.Options{BindAddress: *metricsAddr},
+		HealthProbeBindAddress:        *probeAddr,
+		LeaderElection:                *leaderElect,
+		LeaderElectionID:              *leaderID,
+		LeaderElectionNamespace:       *leaderNS,
+		LeaderElectionReleaseOnCancel: true,
+	})
+	if err != nil {
+		return fmt.Errorf("creating manager: %w", err)
+	}
+	if _, err := controller.Setup(mgr, controller.Options{
+		Provisioner:             prov,
+		ResyncPeriod:            *resync,
+		MaxConcurrentReconciles: *concurrency,
+	}); err != nil {
+		return err
+	}
+	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
+		return fmt.Errorf("adding health check: %w", err)
+	}
+	if err := mgr.AddReadyzCheck("cache", func(r *http.Request) error {
+		if !mgr.GetCache().WaitForCacheSync(r.Context()) {
+			return errors.New("cache not synced")
+		}
+		return nil
+	}); err != nil {
+		return fmt.Errorf("adding readiness check: %w", err)
+	}
+	log.Info("starting", "metrics", *metricsAddr, "probes", *probeAddr, "leaderElect", *leaderElect,
+		"maxConcurrentReconciles", *concurrency, "resyncPeriod", resync.String(), "provisioner", *provURL != "")
+	if err := mgr.Start(ctx); err != nil {
+		return fmt.Errorf("running manager: %w", err)
+	}
+	return nil
 }
