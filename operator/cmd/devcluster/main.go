@@ -132,19 +132,13 @@ func run(ctx context.Context, args []string, out io.Writer) (err error) {
 		}
 		fmt.Fprint(out, o)
 	}
-	aliceConfig, _, err := cp.AddUser("alice")
-	if err != nil {
-		return fmt.Errorf("adding user alice: %w", err)
-	}
 	fmt.Fprintf(out, `
 The cluster is up. As an administrator:
   export KUBECONFIG=%s
   %s get tenants
-As alice, owner of tenant acme (allowed in acme-dev, refused in globex-web):
-  %s --kubeconfig %s auth can-i create deployments -n acme-dev
 Operator log: %s   metrics: http://%s/metrics
 Press Ctrl-C to stop everything.
-`, cp.Kubeconfig, cp.Kubectl(), cp.Kubectl(), aliceConfig, logPath, *metricsAddr)
+`, cp.Kubeconfig, cp.Kubectl(), logPath, *metricsAddr)
 
 	select {
 	case <-ctx.Done():

@@ -171,12 +171,12 @@ func Setup(mgr ctrl.Manager, opts Options) (*Reconciler, error) {
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, err error) {
 	start := time.Now()
 	defer func() {
-		r.metrics.observe(time.Since(start), err)
 		// A conflict means this reconcile worked from a stale cache; the
 		// watch event of the newer version is on its way. Retry quietly.
 		if apierrors.IsConflict(err) {
 			res, err = ctrl.Result{RequeueAfter: conflictRetry}, nil
 		}
+		r.metrics.observe(time.Since(start), err)
 	}()
 
 	var t v1alpha1.Tenant
