@@ -190,16 +190,6 @@ func index(objs []*unstructured.Unstructured) map[string]*unstructured.Unstructu
 	return m
 }
 
-// kinds are the sorted kinds of objs, one entry per object.
-func kinds(objs []*unstructured.Unstructured) []string {
-	var k []string
-	for _, o := range objs {
-		k = append(k, o.GetKind())
-	}
-	sort.Strings(k)
-	return k
-}
-
 // only keeps the objects whose kind is one of ks.
 func only(objs []*unstructured.Unstructured, ks ...string) []*unstructured.Unstructured {
 	var out []*unstructured.Unstructured
