@@ -89,6 +89,7 @@ type Reconciler struct {
 	failures map[string]int // by tenant name
 	rejected map[string]rejection
 	accepted map[string]acceptance // external PUTs that succeeded, until status says so
+	released map[string]types.UID  // external DELETEs that succeeded, until the Tenant is gone
 }
 
 // acceptance remembers an accepted PUT so that a reconcile working from a
@@ -143,6 +144,7 @@ func Setup(mgr ctrl.Manager, opts Options) (*Reconciler, error) {
 		failures: map[string]int{},
 		rejected: map[string]rejection{},
 		accepted: map[string]acceptance{},
+		released: map[string]types.UID{},
 	}
 	if err := r.metrics.register(); err != nil {
 		return nil, err
@@ -252,6 +254,7 @@ func (r *Reconciler) forget(name string) {
 	delete(r.failures, name)
 	delete(r.rejected, name)
 	delete(r.accepted, name)
+	delete(r.released, name)
 }
 
 // ErrConflict marks a namespace that exists and does not belong to the tenant.

@@ -37,8 +37,19 @@ func (r *Reconciler) finalize(ctx context.Context, t *v1alpha1.Tenant) (reconcil
 		remaining, err = r.deleteNamespaces(ctx, t)
 	}
 	if err == nil && remaining == 0 && r.opts.Provisioner != nil {
-		if perr := r.opts.Provisioner.Delete(ctx, t.Name); perr != nil {
-			err = fmt.Errorf("external provisioner: %w", perr)
+		r.mu.Lock()
+		done := r.released[t.Name] == t.UID
+		r.mu.Unlock()
+		// A reconcile from a cache that has not yet seen the finalizer go
+		// must not call DELETE again.
+		if !done {
+			if perr := r.opts.Provisioner.Delete(ctx, t.Name); perr != nil {
+				err = fmt.Errorf("external provisioner: %w", perr)
+			} else {
+				r.mu.Lock()
+				r.released[t.Name] = t.UID
+				r.mu.Unlock()
+			}
 		}
 	}
 
@@ -74,7 +85,8 @@ func (r *Reconciler) finalize(ctx context.Context, t *v1alpha1.Tenant) (reconcil
 	if err := r.client.Patch(ctx, t, patch); err != nil && !apierrors.IsNotFound(err) {
 		return reconcile.Result{}, fmt.Errorf("removing finalizer from tenant %s: %w", t.Name, err)
 	}
-	r.forget(t.Name)
+	// The memory of this Tenant is dropped when a reconcile finds it gone.
+	r.succeeded(t.Name)
 	return reconcile.Result{}, nil
 }
 
