@@ -121,11 +121,11 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 # VERIFY_MEMORY_DURATION; SOAK_DURATION is the same knob by another name.
 SOAK_DURATION          ?= 5m
 VERIFY_MEMORY_DURATION ?= $(SOAK_DURATION)
-SOAK_WARMUP            ?= 2m
+SOAK_WARMUP            ?= 3m
 SOAK_TENANTS           ?= 200
 SOAK_RATE              ?= 10
 MEMORY_CEILING         ?= 200Mi
-MEMORY_MAX_GROWTH      ?= 8Mi/10m
+MEMORY_MAX_GROWTH      ?= 16Mi/10m
 SOAK_FLAGS = --assets "$(KUBEBUILDER_ASSETS)" --crds config/crd/bases \
 	--operator "$(BIN)/tenant-operator" --pinbot "$(BIN)/pinbot"
 
