@@ -117,6 +117,11 @@ type rejection struct {
 // +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;list;watch;create;update;patch;delete
+//
+// No customresourcedefinitions rule: controller-runtime resolves kinds by
+// discovery, which every authenticated user may read. No escalate: the
+// operator creates no Role; bind on clusterroles lets it bind admin, edit,
+// view and the additionalRoleBindings' ClusterRoles without holding them.
 
 // Setup registers the Tenant controller and the tenant metrics with mgr.
 func Setup(mgr ctrl.Manager, opts Options) (*Reconciler, error) {
