@@ -68,11 +68,13 @@ run: build test-assets ## Start a local control plane, the operator and the samp
 .PHONY: test
 test: test-assets test-go test-charts ## Run every test of every module (with -race) and the chart tests.
 
+# The chart tests (operator/internal/charttest) run once, in test-charts.
 .PHONY: test-go
-test-go: test-assets build ## Run the Go tests of every module.
+test-go: test-assets build ## Run the Go tests of every module (the chart tests run in test-charts).
 	@for m in $(MODULES); do \
 		echo "==> go test $$m"; \
-		(cd $$m && go test $(GO_TEST_FLAGS) ./...) || exit 1; \
+		(cd $$m && TENANT_OPERATOR="$(BIN)/tenant-operator" PINBOT="$(BIN)/pinbot" \
+			go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/internal/charttest$$')) || exit 1; \
 	done
 
 .PHONY: test-assets
