@@ -20,8 +20,12 @@ import (
 // deletion to behave as in production: the garbage collector follows owner
 // references, the namespace controller empties and removes terminating
 // namespaces, and the service-account controller creates each namespace's
-// default service account (which Start uses as proof of life).
-const controllerManagerControllers = "garbage-collector-controller,namespace-controller,serviceaccount-controller"
+// default service account (which Start uses as proof of life). The
+// cluster-role aggregation controller fills the admin, edit and view
+// ClusterRoles that tenant owners are bound to, so that owner access can be
+// tested for real, and the resource-quota controller reports quota usage.
+const controllerManagerControllers = "garbage-collector-controller,namespace-controller,serviceaccount-controller," +
+	"clusterrole-aggregation-controller,resourcequota-controller"
 
 // controllerManagerArgs are the flags that run kube-controller-manager
 // against an envtest API server as a system:masters user. Secure serving is
