@@ -27,7 +27,7 @@ func Start(t testing.TB, opts controlplane.Options) *controlplane.ControlPlane {
 	start := time.Now()
 	cp, err := controlplane.Start(ctx, opts)
 	if errors.Is(err, controlplane.ErrAssetsMissing) {
-		t.Fatalf("control plane: %v\nbuild them with `make test-assets` (about 6 minutes cold), then run the tests again", err)
+		t.Fatalf("control plane: %v\nbuild them with `make test-assets` (about 15 minutes cold on 2 cores), then run the tests again", err)
 	}
 	if err != nil {
 		t.Fatalf("starting control plane: %v", err)
