@@ -560,20 +560,29 @@ func (c *call) filesJSON(files []changedFile) []obj {
 }
 
 func (s *Server) pullFiles(c *call) {
+	c.pullList(func(pr *pullRequest, _, mergeBase string) ([]obj, error) {
+		files, err := c.repo.git.diff(mergeBase, pr.headSHA)
+		return c.filesJSON(files), err
+	})
+}
+
+// pullList answers a paginated list about a pull request's range: list
+// gets the PR with its base and merge base; a git failure is a 500.
+func (c *call) pullList(list func(pr *pullRequest, base, mergeBase string) ([]obj, error)) {
 	pr := c.pr()
 	if pr == nil {
 		return
 	}
-	_, mb, ok := c.prRange(pr)
+	base, mb, ok := c.prRange(pr)
 	if !ok {
 		return
 	}
-	files, err := c.repo.git.diff(mb, pr.headSHA)
+	items, err := list(pr, base, mb)
 	if err != nil {
 		c.fail(http.StatusInternalServerError, err.Error())
 		return
 	}
-	c.page(c.filesJSON(files), nil)
+	c.page(items, nil)
 }
 
 func (c *call) commitsJSON(entries []logEntry) []obj {
@@ -600,20 +609,10 @@ func (c *call) commitsJSON(entries []logEntry) []obj {
 }
 
 func (s *Server) pullCommits(c *call) {
-	pr := c.pr()
-	if pr == nil {
-		return
-	}
-	base, _, ok := c.prRange(pr)
-	if !ok {
-		return
-	}
-	entries, err := c.repo.git.log(base, pr.headSHA)
-	if err != nil {
-		c.fail(http.StatusInternalServerError, err.Error())
-		return
-	}
-	c.page(c.commitsJSON(entries), nil)
+	c.pullList(func(pr *pullRequest, base, _ string) ([]obj, error) {
+		entries, err := c.repo.git.log(base, pr.headSHA)
+		return c.commitsJSON(entries), err
+	})
 }
 
 func (s *Server) compare(c *call) {
