@@ -64,3 +64,44 @@ func TestUnreadableFormatIsError(t *testing.T) {
 		}
 	}
 }
+
+// Issue 17, item 12: a pin without an ecosystem never matches a change in
+// another ecosystem; it cannot be enforced, which is an error (never a
+// block, never a close), the same rule as a pin of an unknown ecosystem
+// (issue 15).
+func TestPinWithoutEcosystemNeverMatchesAcross(t *testing.T) {
+	redis := pin.Pin{Package: "redis", Version: "17.0.0", Enforced: true, Source: pin.Source{Number: 12, Title: "Pin the redis chart", Path: "adr/0012-redis.md"}}
+	bump := pin.Change{Ecosystem: pin.Pip, Package: "redis", Manifest: "requirements.txt", Old: "==5.0.0", New: "==5.0.1"}
+
+	in := base()
+	in.Pins = []pin.Pin{redis}
+	in.Changes = []pin.Change{bump}
+	in.PR.Files = []string{"requirements.txt"}
+	r := Evaluate(in)
+	if len(r.Pins) != 0 || r.Close || r.Verdict == Block {
+		t.Fatalf("a pin without ecosystem matched a pip change: verdict %s, close %v, pins %v", r.Verdict, r.Close, r.Pins)
+	}
+	if r.Verdict != Error || !strings.Contains(strings.Join(r.Reasons, " "), "no ecosystem") {
+		t.Errorf("verdict %s, want error saying the pin has no ecosystem; reasons: %v", r.Verdict, r.Reasons)
+	}
+
+	// With the ecosystem inferred (helm), the pip bump is nothing to it.
+	redis.Ecosystem = pin.Helm
+	in.Pins = []pin.Pin{redis}
+	if v, closed, why := outcome(in); v != NotApplicable || closed {
+		t.Errorf("helm pin vs pip bump: verdict %s close %v, want not-applicable: %s", v, closed, why)
+	}
+
+	// A pin of an ecosystem pinbot does not know fails every PR that touches
+	// a manifest, and nothing else.
+	cargo := pin.Pin{Ecosystem: "cargo-unknown", Package: "sysinfo", Version: "0.25.2", Enforced: true, Source: pin.Source{Number: 13, Title: "Pin sysinfo", Path: "adr/0013-sysinfo.md"}}
+	in.Pins = []pin.Pin{cargo}
+	if v, closed, why := outcome(in); v != Error || closed || !strings.Contains(why, "cargo-unknown") {
+		t.Errorf("unknown ecosystem: verdict %s close %v, want error naming the ecosystem: %s", v, closed, why)
+	}
+	in.Changes = nil
+	in.PR.Files = []string{"README.md"}
+	if v, _, why := outcome(in); v != NotApplicable {
+		t.Errorf("unknown ecosystem, PR touching no manifest: verdict %s, want not-applicable: %s", v, why)
+	}
+}
