@@ -328,7 +328,7 @@ func (p *parser) pinList(v *yaml.Node) {
 			case "ecosystem":
 				eco, valid := ecosystem(val.Value)
 				if val.Kind != yaml.ScalarNode || !valid {
-					p.warn(val.Line, fmt.Sprintf("unknown ecosystem %q (known: pip, gomod, npm, helm, docker, github-actions); the pin is skipped", val.Value))
+					p.warn(val.Line, fmt.Sprintf("unknown ecosystem %q (known: %s); the pin is skipped", val.Value, knownEcosystems()))
 					ok = false
 				}
 				pn.Ecosystem = eco
@@ -396,24 +396,15 @@ func exactVersion(v string) string {
 	return v
 }
 
-func ecosystem(s string) (pin.Ecosystem, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "pip", "uv", "poetry", "pypi", "python":
-		return pin.Pip, true
-	case "gomod", "go", "go_modules", "golang":
-		return pin.Gomod, true
-	case "npm", "npm_and_yarn", "yarn", "pnpm":
-		return pin.NPM, true
-	case "helm":
-		return pin.Helm, true
-	case "docker":
-		return pin.Docker, true
-	case "github-actions", "github_actions", "actions":
-		return pin.Actions, true
-	case "":
-		return "", true
+func ecosystem(s string) (pin.Ecosystem, bool) { return pin.ParseEcosystem(s) }
+
+// knownEcosystems lists the ecosystem names a pin may use, for warnings.
+func knownEcosystems() string {
+	names := make([]string, len(pin.Ecosystems))
+	for i, e := range pin.Ecosystems {
+		names[i] = string(e)
 	}
-	return pin.Ecosystem(s), false
+	return strings.Join(names, ", ")
 }
 
 func stringsOf(n *yaml.Node) ([]string, error) {

@@ -131,7 +131,7 @@ func readerFor(p string) reader {
 	case base == "action.yml" || base == "action.yaml":
 		return readWorkflow
 	}
-	return nil
+	return moreReaderFor(p)
 }
 
 func isRequirementsName(dir, lower string) bool {
