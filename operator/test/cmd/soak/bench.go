@@ -11,7 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
-	"github.com/kubetenant/kubetenant/operator/internal/soak"
+	"github.com/kubetenant/kubetenant/operator/test/soak"
 )
 
 // bench prints the operator's figures for `make bench`. One control plane

@@ -20,7 +20,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/kubetenant/kubetenant/operator/internal/controlplane"
+	"github.com/kubetenant/kubetenant/operator/test/controlplane"
 )
 
 func main() {

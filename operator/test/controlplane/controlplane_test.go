@@ -14,8 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
 
-	"github.com/kubetenant/kubetenant/operator/internal/controlplane"
-	"github.com/kubetenant/kubetenant/operator/internal/controlplane/controlplanetest"
+	"github.com/kubetenant/kubetenant/operator/test/controlplane"
+	"github.com/kubetenant/kubetenant/operator/test/controlplane/controlplanetest"
 )
 
 // deletionTimeout is generous: on a busy two-core machine the garbage

@@ -29,8 +29,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/kubetenant/kubetenant/operator/internal/controlplane"
-	"github.com/kubetenant/kubetenant/operator/internal/soak"
+	"github.com/kubetenant/kubetenant/operator/test/controlplane"
+	"github.com/kubetenant/kubetenant/operator/test/soak"
 )
 
 // exitError is verify-memory's exit status for an error (not a verdict),

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubetenant/kubetenant/operator/internal/controlplane"
+	"github.com/kubetenant/kubetenant/operator/test/controlplane"
 )
 
 // startTimeout bounds the whole start-up, controller-manager included.

@@ -6,7 +6,7 @@
 // process_resident_memory_bytes and go_memstats_heap_inuse_bytes from its
 // metrics endpoint and prints the peak and the last value of each.
 //
-//	make build && cd operator && go run ./internal/charttest/cmd/rss -operator ../bin/tenant-operator -tenants 100
+//	make build && cd operator && go run ./test/charttest/cmd/rss -operator ../bin/tenant-operator -tenants 100
 package main
 
 import (
@@ -29,7 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 
-	"github.com/kubetenant/kubetenant/operator/internal/controlplane"
+	"github.com/kubetenant/kubetenant/operator/test/controlplane"
 )
 
 var tenantGVR = schema.GroupVersionResource{Group: "tenancy.kubetenant.io", Version: "v1alpha1", Resource: "tenants"}

@@ -23,8 +23,8 @@ import (
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/kubetenant/kubetenant/operator/internal/controlplane"
-	"github.com/kubetenant/kubetenant/operator/internal/controlplane/controlplanetest"
+	"github.com/kubetenant/kubetenant/operator/test/controlplane"
+	"github.com/kubetenant/kubetenant/operator/test/controlplane/controlplanetest"
 )
 
 // Generous bounds for a busy two-core machine; polls end as soon as the

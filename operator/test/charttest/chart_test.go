@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/yaml"
 
-	"github.com/kubetenant/kubetenant/operator/internal/charttest/rbacvalues"
+	"github.com/kubetenant/kubetenant/operator/test/charttest/rbacvalues"
 )
 
 const (

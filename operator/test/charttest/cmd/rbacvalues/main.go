@@ -2,7 +2,7 @@
 // the rbac.rules block of the tenant-operator chart's values.yaml. `make
 // generate` runs it after controller-gen; `make verify` then fails on drift.
 //
-//	go run ./internal/charttest/cmd/rbacvalues -role config/rbac/role.yaml -values ../charts/tenant-operator/values.yaml
+//	go run ./test/charttest/cmd/rbacvalues -role config/rbac/role.yaml -values ../charts/tenant-operator/values.yaml
 package main
 
 import (
@@ -11,7 +11,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/kubetenant/kubetenant/operator/internal/charttest/rbacvalues"
+	"github.com/kubetenant/kubetenant/operator/test/charttest/rbacvalues"
 )
 
 func main() {
