@@ -85,7 +85,7 @@ pins:
 		data: `---
 status: accepted
 pins:
-  - ecosystem: cargo
+  - ecosystem: swift
     package: serde
     version: 1.0.0
   - package: kopf
@@ -102,10 +102,10 @@ pins:
 		want: Record{Number: 6, Title: "D", Path: "adr/0006-d.md", Status: "accepted", Enforced: true, Format: FrontMatter,
 			Pins: []pin.Pin{
 				// An unknown ecosystem keeps its pin, which cannot be enforced.
-				{Ecosystem: "cargo", Package: "serde", Version: "1.0.0", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 4, Status: "accepted"}},
+				{Ecosystem: "swift", Package: "serde", Version: "1.0.0", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 4, Status: "accepted"}},
 				{Ecosystem: pin.Pip, Package: "urllib3", Version: "2.2.1", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 10, Status: "accepted"}}}},
 		warnings: []string{
-			`adr/0006-d.md:4: unknown ecosystem "cargo"`,
+			`adr/0006-d.md:4: unknown ecosystem "swift"`,
 			`adr/0006-d.md:7: version ">=1.40.1" of kopf is not an exact version`,
 			`adr/0006-d.md:9: a pin needs both package and version`,
 			`adr/0006-d.md:13: unknown pin key "verfiy"`,

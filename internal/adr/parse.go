@@ -61,7 +61,7 @@ func Parse(path string, data []byte) (Record, []Warning) {
 			continue
 		}
 		if pn.Ecosystem = inferEcosystem(*pn, string(data)); pn.Ecosystem == "" && p.rec.Enforced {
-			p.warn(pn.Source.Line, fmt.Sprintf("the pin of %s %s has no ecosystem and the ADR does not say which it is; pinbot cannot enforce it and fails the check of every pull request that touches a dependency file until the pin names one (ecosystem: %s)", pn.Package, pn.Version, ecosystemList()))
+			p.warn(pn.Source.Line, fmt.Sprintf("the pin of %s %s has no ecosystem and the ADR does not say which it is; pinbot cannot enforce it and fails the check of every pull request that touches a dependency file until the pin names one (ecosystem: %s)", pn.Package, pn.Version, knownEcosystems()))
 		}
 	}
 	src := p.rec.Source()
@@ -343,7 +343,7 @@ func (p *parser) pinList(v *yaml.Node) {
 				case !valid:
 					// Kept, not skipped: a pin pinbot cannot enforce must
 					// fail checks, not vanish (pin.Pin.Unenforceable).
-					p.warn(val.Line, fmt.Sprintf("unknown ecosystem %q (known: %s); pinbot cannot enforce this pin and fails the check of every pull request that touches a dependency file until it names a known one", val.Value, ecosystemList()))
+					p.warn(val.Line, fmt.Sprintf("unknown ecosystem %q (known: %s); pinbot cannot enforce this pin and fails the check of every pull request that touches a dependency file until it names a known one", val.Value, knownEcosystems()))
 				}
 				pn.Ecosystem = eco
 			case "package":
@@ -410,31 +410,13 @@ func exactVersion(v string) string {
 	return v
 }
 
-func ecosystem(s string) (pin.Ecosystem, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "pip", "uv", "poetry", "pypi", "python":
-		return pin.Pip, true
-	case "gomod", "go", "go_modules", "golang":
-		return pin.Gomod, true
-	case "npm", "npm_and_yarn", "yarn", "pnpm":
-		return pin.NPM, true
-	case "helm":
-		return pin.Helm, true
-	case "docker":
-		return pin.Docker, true
-	case "github-actions", "github_actions", "actions":
-		return pin.Actions, true
-	case "":
-		return "", true
-	}
-	return pin.Ecosystem(strings.ToLower(strings.TrimSpace(s))), false
-}
+func ecosystem(s string) (pin.Ecosystem, bool) { return pin.ParseEcosystem(s) }
 
-// ecosystemList names the known ecosystems for messages.
-func ecosystemList() string {
-	var names []string
-	for _, e := range pin.Ecosystems {
-		names = append(names, string(e))
+// knownEcosystems lists the ecosystem names a pin may use, for warnings.
+func knownEcosystems() string {
+	names := make([]string, len(pin.Ecosystems))
+	for i, e := range pin.Ecosystems {
+		names[i] = string(e)
 	}
 	return strings.Join(names, ", ")
 }

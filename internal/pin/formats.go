@@ -42,10 +42,12 @@ func base(names ...string) func(string) bool {
 	}
 }
 
-// formats lists every format pinbot knows, readable ones first; the first
-// match decides. Order matters only where matchers overlap (a requirements
-// name against the generic YAML forms).
-var formats = []Format{
+// formats lists every format pinbot knows; the first match decides. New
+// ecosystems append their rows through moreFormats (ecosystems.go).
+var formats = append(coreFormats, moreFormats...)
+
+// coreFormats are the formats of the first six ecosystems.
+var coreFormats = []Format{
 	// Python.
 	{Name: "pyproject.toml", Ecosystem: Pip, match: base("pyproject.toml"), read: readPyproject},
 	{Name: "uv.lock", Ecosystem: Pip, match: base("uv.lock"), read: readUVLock},

@@ -109,6 +109,10 @@ func holds(e Ecosystem, pkg, pinned, v string) bool {
 	if v == "" || pinned == "" || strings.Contains(v, "||") {
 		return false
 	}
+	if rule, ok := moreRules[e]; ok {
+		ver, exact := rule(v)
+		return exact && sameMoreVersion(e, pinned, ver)
+	}
 	// A Go replace: only the replacement counts.
 	if i := strings.Index(v, "=>"); i >= 0 {
 		f := strings.Fields(v[i+2:])
