@@ -86,17 +86,19 @@ type Server struct {
 	key  *rsa.PrivateKey
 	tb   testing.TB
 
-	mu         sync.Mutex
-	nextID     int64
-	repos      map[string]*Repo
-	tokens     map[string]token
-	denied     []string
-	routes     []string // every "METHOD pattern" served
-	faults     []*Fault
-	stats      Stats
-	remaining  int
-	deliveries []Delivery
-	seq        int
+	mu     sync.Mutex
+	nextID int64
+	repos  map[string]*Repo
+	tokens map[string]token
+	denied []string
+	routes []string // every "METHOD pattern" served
+
+	registrations map[string]*registration // manifest-flow codes
+	faults        []*Fault
+	stats         Stats
+	remaining     int
+	deliveries    []Delivery
+	seq           int
 }
 
 // Stats counts the requests the simulator answered.
