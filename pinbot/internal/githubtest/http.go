@@ -95,6 +95,9 @@ func (s *Server) handler() http.Handler {
 			return
 		}
 		base := "http://" + r.Host + "/"
+		if r.TLS != nil {
+			base = "https://" + r.Host + "/"
+		}
 		if p, ok := strings.CutPrefix(r.URL.Path, "/api/v3/"); ok {
 			base += "api/v3/"
 			r.URL.Path = "/" + p
