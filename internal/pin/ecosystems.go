@@ -19,7 +19,7 @@ const (
 
 // moreEcosystems is appended to Ecosystems; kept here so that each
 // ecosystem's registration lives beside its readers.
-var moreEcosystems = []Ecosystem{Cargo}
+var moreEcosystems = []Ecosystem{Cargo, Bundler, Composer, NuGet, Maven, Gradle}
 
 func init() { Ecosystems = append(Ecosystems, moreEcosystems...) }
 
@@ -67,11 +67,32 @@ var moreDatasources = map[string]Ecosystem{"crate": Cargo, "rubygems": Bundler, 
 // moreReaderFor returns the reader of a file of the added ecosystems, or nil.
 func moreReaderFor(p string) reader {
 	base := path.Base(p)
+	lower := strings.ToLower(base)
 	switch {
 	case base == "Cargo.toml":
 		return readCargoToml
 	case base == "Cargo.lock":
 		return readCargoLock
+	case base == "Gemfile" || base == "gems.rb":
+		return readGemfile
+	case base == "Gemfile.lock" || base == "gems.locked":
+		return readGemfileLock
+	case base == "composer.json":
+		return readComposerJSON
+	case base == "composer.lock":
+		return readComposerLock
+	case isMSBuildProject(lower):
+		return readNuGetProject
+	case lower == "packages.config":
+		return readPackagesConfig
+	case lower == "packages.lock.json":
+		return readNuGetLock
+	case base == "pom.xml":
+		return readPom
+	case isGradleCatalog(p):
+		return readGradleCatalog
+	case isGradleLockfile(p):
+		return readGradleLockfile
 	}
 	return nil
 }
@@ -112,7 +133,12 @@ type moreRule func(v string) (ver string, ok bool)
 // version), writing the pinned version keeps the pin and the lock file
 // guards the resolution.
 var moreRules = map[Ecosystem]moreRule{
-	Cargo: cargoExact,
+	Cargo:    cargoExact,
+	Bundler:  gemExact,
+	Composer: composerExact,
+	NuGet:    bracketExact,
+	Maven:    bracketExact,
+	Gradle:   gradleExact,
 }
 
 // sameMoreVersion compares two exact versions of an added ecosystem: a
@@ -170,4 +196,63 @@ func bracketExact(v string) (string, bool) {
 		v = strings.TrimSpace(v[1 : len(v)-1])
 	}
 	return v, isPlainVersion(v)
+}
+
+// isMSBuildProject matches MSBuild project files and the props files that
+// declare NuGet package versions for a directory tree.
+func isMSBuildProject(lower string) bool {
+	switch path.Ext(lower) {
+	case ".csproj", ".fsproj", ".vbproj":
+		return true
+	}
+	return lower == "directory.packages.props" || lower == "directory.build.props" || lower == "directory.build.targets"
+}
+
+// isGradleCatalog matches version catalogs in the gradle folder
+// (gradle/libs.versions.toml and other *.versions.toml beside it).
+func isGradleCatalog(p string) bool {
+	return strings.HasSuffix(path.Base(p), ".versions.toml") && path.Base(path.Dir(p)) == "gradle"
+}
+
+// isGradleLockfile matches gradle.lockfile and the per-configuration
+// lock files of gradle/dependency-locks.
+func isGradleLockfile(p string) bool {
+	b := path.Base(p)
+	return b == "gradle.lockfile" || strings.HasSuffix(b, ".lockfile") && path.Base(path.Dir(p)) == "dependency-locks"
+}
+
+// isGradleScript matches Gradle build scripts, which pinbot refuses to
+// read (ADR 0182): their versions are computed by Groovy or Kotlin code.
+func isGradleScript(p string) bool {
+	switch path.Base(p) {
+	case "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts":
+		return true
+	}
+	return false
+}
+
+// tomlKeyLine returns the 1-based line of key in the TOML table header
+// (as written between the brackets, "libraries"), falling back to the
+// first occurrence of key anywhere, for error messages.
+func tomlKeyLine(data []byte, table, key string) int {
+	lines := strings.Split(string(data), "\n")
+	in := table == ""
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			in = strings.Trim(t, "[] \t") == table
+			continue
+		}
+		if !in {
+			continue
+		}
+		k := strings.Trim(t, `"'`)
+		if strings.HasPrefix(k, key) {
+			rest := strings.TrimLeft(strings.Trim(k[len(key):], `"'`), " \t")
+			if strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ".") {
+				return i + 1
+			}
+		}
+	}
+	return lineOf(data, key)
 }
