@@ -2,6 +2,7 @@ package adr
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strings"
@@ -100,7 +101,10 @@ pins:
 # D
 `,
 		want: Record{Number: 6, Title: "D", Path: "adr/0006-d.md", Status: "accepted", Enforced: true, Format: FrontMatter,
-			Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "urllib3", Version: "2.2.1", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 10, Status: "accepted"}}}},
+			Pins: []pin.Pin{
+				// An unknown ecosystem keeps its pin, which cannot be enforced.
+				{Ecosystem: "swift", Package: "serde", Version: "1.0.0", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 4, Status: "accepted"}},
+				{Ecosystem: pin.Pip, Package: "urllib3", Version: "2.2.1", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 10, Status: "accepted"}}}},
 		warnings: []string{
 			`adr/0006-d.md:4: unknown ecosystem "swift"`,
 			`adr/0006-d.md:7: version ">=1.40.1" of kopf is not an exact version`,
@@ -303,8 +307,14 @@ func TestLoad(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Load() records mismatch (-want +got):\n%s", diff)
 	}
-	if len(ws) != 1 || ws[0].Path != "adr/0002-broken.md" || ws[0].Line != 2 {
-		t.Errorf("Load() warnings = %v, want one for adr/0002-broken.md:2", ws)
+	var gotWarned []string
+	for _, w := range ws {
+		gotWarned = append(gotWarned, fmt.Sprintf("%s:%d", w.Path, w.Line))
+	}
+	// Files not read are listed (issue 17, item 9); README and template are
+	// conventional names, skipped silently.
+	if diff := cmp.Diff([]string{"adr/.hidden:0", "adr/0002-broken.md:2", "adr/notes.txt:0"}, gotWarned); diff != "" {
+		t.Errorf("Load() warnings mismatch (-want +got):\n%s", diff)
 	}
 	if n := len(Pins(recs)); n != 3 {
 		t.Errorf("Pins() = %d pins, want 3", n)
@@ -399,8 +409,14 @@ func checkParse(t *testing.T, path string, data []byte) {
 		if p.Enforced != rec.Enforced || p.Source.Path != path || p.Source.Number != rec.Number {
 			t.Fatalf("pin does not carry its record: %+v vs %+v", p, rec)
 		}
-		if p.Ecosystem != "" && !p.Ecosystem.Valid() {
-			t.Fatalf("pin with invalid ecosystem %q", p.Ecosystem)
+		if why := p.Unenforceable(); why != "" && rec.Enforced {
+			warned := false
+			for _, w := range ws {
+				warned = warned || strings.Contains(w.Message, "cannot enforce")
+			}
+			if !warned {
+				t.Fatalf("pin %+v cannot be enforced (%s) and no warning says so", p, why)
+			}
 		}
 	}
 	if rec.Enforced && rec.Status != "" && statusWord(rec.Status) != "accepted" {

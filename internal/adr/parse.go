@@ -55,6 +55,15 @@ func Parse(path string, data []byte) (Record, []Warning) {
 	if p.rec.Status != "" && !knownStatus(p.rec.Status) {
 		p.warn(p.statusLine, fmt.Sprintf("status %q is not one of accepted, proposed, rejected, deprecated, superseded by ...; the ADR's pins are not enforced", p.rec.Status))
 	}
+	for i := range p.rec.Pins {
+		pn := &p.rec.Pins[i]
+		if pn.Ecosystem != "" {
+			continue
+		}
+		if pn.Ecosystem = inferEcosystem(*pn, string(data)); pn.Ecosystem == "" && p.rec.Enforced {
+			p.warn(pn.Source.Line, fmt.Sprintf("the pin of %s %s has no ecosystem and the ADR does not say which it is; pinbot cannot enforce it and fails the check of every pull request that touches a dependency file until the pin names one (ecosystem: %s)", pn.Package, pn.Version, knownEcosystems()))
+		}
+	}
 	src := p.rec.Source()
 	for i := range p.rec.Pins {
 		line := p.rec.Pins[i].Source.Line
@@ -327,9 +336,14 @@ func (p *parser) pinList(v *yaml.Node) {
 			switch k.Value {
 			case "ecosystem":
 				eco, valid := ecosystem(val.Value)
-				if val.Kind != yaml.ScalarNode || !valid {
-					p.warn(val.Line, fmt.Sprintf("unknown ecosystem %q (known: %s); the pin is skipped", val.Value, knownEcosystems()))
+				switch {
+				case val.Kind != yaml.ScalarNode:
+					p.warn(val.Line, "ecosystem must be a name; the pin is skipped")
 					ok = false
+				case !valid:
+					// Kept, not skipped: a pin pinbot cannot enforce must
+					// fail checks, not vanish (pin.Pin.Unenforceable).
+					p.warn(val.Line, fmt.Sprintf("unknown ecosystem %q (known: %s); pinbot cannot enforce this pin and fails the check of every pull request that touches a dependency file until it names a known one", val.Value, knownEcosystems()))
 				}
 				pn.Ecosystem = eco
 			case "package":

@@ -64,37 +64,24 @@ func ParseEcosystem(s string) (e Ecosystem, ok bool) {
 var moreDatasources = map[string]Ecosystem{"crate": Cargo, "rubygems": Bundler, "packagist": Composer, "nuget": NuGet,
 	"terraform-provider": Terraform, "terraform-module": Terraform}
 
-// moreReaderFor returns the reader of a file of the added ecosystems, or nil.
-func moreReaderFor(p string) reader {
-	base := path.Base(p)
-	lower := strings.ToLower(base)
-	switch {
-	case base == "Cargo.toml":
-		return readCargoToml
-	case base == "Cargo.lock":
-		return readCargoLock
-	case base == "Gemfile" || base == "gems.rb":
-		return readGemfile
-	case base == "Gemfile.lock" || base == "gems.locked":
-		return readGemfileLock
-	case base == "composer.json":
-		return readComposerJSON
-	case base == "composer.lock":
-		return readComposerLock
-	case isMSBuildProject(lower):
-		return readNuGetProject
-	case lower == "packages.config":
-		return readPackagesConfig
-	case lower == "packages.lock.json":
-		return readNuGetLock
-	case base == "pom.xml":
-		return readPom
-	case isGradleCatalog(p):
-		return readGradleCatalog
-	case isGradleLockfile(p):
-		return readGradleLockfile
-	}
-	return nil
+// moreFormats are the dependency file formats of the added ecosystems; the
+// formats table (formats.go) ends with them. A row without a reader is a
+// form pinbot refuses to read (ADR 0182): a change to such a file, in a
+// repository with a pin of its ecosystem, is an error (ADR 0200).
+var moreFormats = []Format{
+	{Name: "Cargo.toml", Ecosystem: Cargo, match: base("Cargo.toml"), read: readCargoToml},
+	{Name: "Cargo.lock", Ecosystem: Cargo, match: base("Cargo.lock"), read: readCargoLock},
+	{Name: "Gemfile", Ecosystem: Bundler, match: base("Gemfile", "gems.rb"), read: readGemfile},
+	{Name: "Gemfile.lock", Ecosystem: Bundler, match: base("Gemfile.lock", "gems.locked"), read: readGemfileLock},
+	{Name: "composer.json", Ecosystem: Composer, match: base("composer.json"), read: readComposerJSON},
+	{Name: "composer.lock", Ecosystem: Composer, match: base("composer.lock"), read: readComposerLock},
+	{Name: "MSBuild project", Ecosystem: NuGet, match: isMSBuildProject, read: readNuGetProject},
+	{Name: "packages.config", Ecosystem: NuGet, match: lowerBase("packages.config"), read: readPackagesConfig},
+	{Name: "packages.lock.json", Ecosystem: NuGet, match: lowerBase("packages.lock.json"), read: readNuGetLock},
+	{Name: "pom.xml", Ecosystem: Maven, match: base("pom.xml"), read: readPom},
+	{Name: "Gradle version catalog", Ecosystem: Gradle, match: isGradleCatalog, read: readGradleCatalog},
+	{Name: "gradle.lockfile", Ecosystem: Gradle, match: isGradleLockfile, read: readGradleLockfile},
+	{Name: "Gradle build script", Ecosystem: Gradle, match: isGradleScript},
 }
 
 // normalizeMore normalises package names of the added ecosystems: crates.io
@@ -198,9 +185,24 @@ func bracketExact(v string) (string, bool) {
 	return v, isPlainVersion(v)
 }
 
+// lowerBase matches files with one of these base names, ignoring case (as
+// NuGet does on Windows).
+func lowerBase(names ...string) func(string) bool {
+	return func(p string) bool {
+		b := path.Base(p)
+		for _, n := range names {
+			if strings.EqualFold(b, n) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
 // isMSBuildProject matches MSBuild project files and the props files that
 // declare NuGet package versions for a directory tree.
-func isMSBuildProject(lower string) bool {
+func isMSBuildProject(p string) bool {
+	lower := strings.ToLower(path.Base(p))
 	switch path.Ext(lower) {
 	case ".csproj", ".fsproj", ".vbproj":
 		return true

@@ -219,9 +219,8 @@ func TestMoreEcosystemsLeaves(t *testing.T) {
 		if got := p.Leaves(tt.value); got != tt.leaves {
 			t.Errorf("Pin{%s %s %s}.Leaves(%q) = %v, want %v", tt.eco, tt.pkg, tt.pin, tt.value, got, tt.leaves)
 		}
-		// A pin without an ecosystem judges by the change's ecosystem.
 		c := Change{Ecosystem: tt.eco, Package: NormalizeName(tt.eco, tt.pkg), New: tt.value}
-		if got := (Pin{Package: tt.pkg, Version: tt.pin, Enforced: true}).Moves(c); got != tt.leaves {
+		if got := (Pin{Ecosystem: tt.eco, Package: tt.pkg, Version: tt.pin, Enforced: true}).Moves(c); got != tt.leaves {
 			t.Errorf("Pin{%s %s}.Moves(%+v) = %v, want %v", tt.pkg, tt.pin, c, got, tt.leaves)
 		}
 	}
