@@ -25,6 +25,13 @@ Samples a process's memory for --duration and judges it: no sample may exceed
 the first quarter's). Writes report.json, summary.md and memory.svg into
 --report, and appends summary.md to $GITHUB_STEP_SUMMARY when it is set.
 
+With --baseline DIR the run is compared with an earlier run's report.json
+(the base commit under the same load for the same time): it fails when its
+Theil–Sen slope exceeds the base's by more than --max-slope-increase (default:
+the width of the base's 95% interval) or its peak exceeds the base's by more
+than --max-peak-increase (default 20%). --ceiling still applies; --max-growth
+applies only when given.
+
 SOURCE is exactly one of:
   --metrics-url URL   scrape a Prometheus text endpoint (--metric picks the series)
   --pid PID           read the RSS of a running process from /proc
@@ -58,6 +65,9 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 	ceilingFlag := fs.String("ceiling", "", "most memory any sample may show, e.g. 200Mi (default: no ceiling)")
 	growthFlag := fs.String("max-growth", "5Mi/10m", "fastest growth tolerated after warm-up: a quantity per duration")
 	reportDir := fs.String("report", "./memory-report", "`folder` to write report.json, summary.md and memory.svg into")
+	baselineDir := fs.String("baseline", "", "`folder` (or report.json) of an earlier run to compare this run with")
+	slopeIncFlag := fs.String("max-slope-increase", "", "with --baseline: how much faster than the base's the slope may be, e.g. 2Mi/10m (default: the width of the base's 95% interval)")
+	peakIncFlag := fs.String("max-peak-increase", "", "with --baseline: how far above the base's the peak may be, a quantity (32Mi) or a share (default 20%)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -78,8 +88,29 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 			return usageErr("--ceiling: %v", err)
 		}
 	}
-	if rules.MaxGrowth, err = memcheck.ParseGrowth(*growthFlag); err != nil {
-		return usageErr("--max-growth: %v", err)
+	explicit := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { explicit[f.Name] = true })
+	// Against a base run the comparison judges growth; --max-growth then
+	// applies only when given.
+	if *baselineDir == "" || explicit["max-growth"] {
+		if rules.MaxGrowth, err = memcheck.ParseGrowth(*growthFlag); err != nil {
+			return usageErr("--max-growth: %v", err)
+		}
+	}
+	var baseline memcheck.Baseline
+	var base memreport.Report
+	if *baselineDir == "" && (*slopeIncFlag != "" || *peakIncFlag != "") {
+		return usageErr("--max-slope-increase and --max-peak-increase go with --baseline")
+	}
+	if *slopeIncFlag != "" {
+		if baseline.MaxSlopeIncrease, err = memcheck.ParseGrowth(*slopeIncFlag); err != nil {
+			return usageErr("--max-slope-increase: %v", err)
+		}
+	}
+	if *peakIncFlag != "" {
+		if baseline.MaxPeakIncrease, err = memcheck.ParseIncrease(*peakIncFlag); err != nil {
+			return usageErr("--max-peak-increase: %v", err)
+		}
 	}
 	if *interval <= 0 || *duration <= 0 {
 		return usageErr("--interval and --duration must be positive")
@@ -87,6 +118,15 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 	if judged := int((*duration - rules.Warmup.Of(*duration)) / *interval); judged+1 < memcheck.MinSamples {
 		return usageErr("--duration %s with --interval %s and --warmup %s leaves %d samples after warm-up; the judge needs at least %d",
 			*duration, *interval, rules.Warmup, judged+1, memcheck.MinSamples)
+	}
+
+	if *baselineDir != "" {
+		if base, err = memreport.Read(*baselineDir); err != nil {
+			return usageErr("--baseline: %v", err)
+		}
+		if err := comparable(base, *duration, *interval, rules.Warmup); err != nil {
+			return usageErr("--baseline: %v", err)
+		}
 	}
 
 	command := fs.Args()
@@ -159,7 +199,15 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 	}
 
 	rep := memreport.Report{Source: src.String(), Rules: memreport.NewRules(rules), Interval: *interval, Duration: *duration, Samples: samples, ReadErrors: readErrors}
-	v, judgeErr := memcheck.Judge(samples, rules)
+	var v memcheck.Verdict
+	var judgeErr error
+	if *baselineDir != "" {
+		rep.Rules = rep.Rules.WithBaseline(baseline)
+		rep.Base = &memreport.Base{Report: *baselineDir, Outcome: base.Outcome, Source: base.Source, Rules: base.Rules, Samples: base.Samples}
+		v, judgeErr = memcheck.Compare(base.Samples, samples, rules, baseline)
+	} else {
+		v, judgeErr = memcheck.Judge(samples, rules)
+	}
 	if judgeErr == nil || errors.Is(judgeErr, memcheck.ErrTooFewSamples) && v.Samples > 0 {
 		if judgeErr == nil {
 			rep.Verdict = &v
@@ -212,6 +260,26 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 			return p
 		}(), " "))
 	return result
+}
+
+// comparable refuses a base run whose length, interval or warm-up differ
+// from this run's: a comparison only means something under the same load
+// for the same time.
+func comparable(base memreport.Report, duration, interval time.Duration, warmup memcheck.Warmup) error {
+	var diffs []string
+	if base.Duration != duration {
+		diffs = append(diffs, fmt.Sprintf("--duration %s (this run: %s)", memcheck.FormatDuration(base.Duration), memcheck.FormatDuration(duration)))
+	}
+	if base.Interval != interval {
+		diffs = append(diffs, fmt.Sprintf("--interval %s (this run: %s)", memcheck.FormatDuration(base.Interval), memcheck.FormatDuration(interval)))
+	}
+	if base.Rules.Warmup != warmup.String() {
+		diffs = append(diffs, fmt.Sprintf("--warmup %s (this run: %s)", base.Rules.Warmup, warmup))
+	}
+	if len(diffs) > 0 {
+		return fmt.Errorf("the base ran with %s; compare runs of the same length and warm-up", strings.Join(diffs, ", "))
+	}
+	return nil
 }
 
 // lockedWriter serialises writes from the started command and the progress
