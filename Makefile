@@ -8,7 +8,9 @@ SHELL := /usr/bin/env bash
 
 ROOT    := $(CURDIR)
 BIN     := $(ROOT)/bin
-MODULES := . operator pinbot
+# The root module holds internal/ and pinbot; the operator is its own module
+# (ADR 0120).
+MODULES := . operator
 
 # Versions of the control plane used by tests and `make run`.
 K8S_VERSION  := v1.37.2
@@ -56,7 +58,7 @@ help: ## Show this help.
 .PHONY: build
 build: ## Build bin/tenant-operator and bin/pinbot.
 	cd operator && go build -o $(BIN)/tenant-operator ./cmd/tenant-operator
-	cd pinbot && go build -o $(BIN)/pinbot ./cmd/pinbot
+	go build -o $(BIN)/pinbot ./pinbot/cmd/pinbot
 
 .PHONY: run
 run: build test-assets ## Start a local control plane, the operator and the sample tenants (Ctrl-C stops all).

@@ -3,8 +3,18 @@ module github.com/kubetenant/kubetenant
 go 1.26.0
 
 require (
+	github.com/bradleyfalzon/ghinstallation/v2 v2.19.0
 	github.com/google/go-cmp v0.7.0
+	github.com/google/go-github/v60 v60.0.0
 	github.com/pelletier/go-toml/v2 v2.4.3
+	go.uber.org/goleak v1.3.0
 	go.yaml.in/yaml/v3 v3.0.4
 	golang.org/x/mod v0.43.0
+)
+
+require (
+	github.com/golang-jwt/jwt/v4 v4.5.2 // indirect
+	github.com/google/go-github/v88 v88.0.0 // indirect
+	github.com/google/go-querystring v1.2.0 // indirect
+	github.com/kr/text v0.1.0 // indirect
 )
