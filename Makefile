@@ -72,12 +72,21 @@ test: test-assets test-go test-charts ## Run every test of every module (with -r
 
 # The chart tests (operator/internal/charttest) run once, in test-charts.
 .PHONY: test-go
-test-go: test-assets build ## Run the Go tests of every module (the chart tests run in test-charts).
+test-go: test-assets build shellcheck ## Run the Go tests of every module (the chart tests run in test-charts).
 	@for m in $(MODULES); do \
 		echo "==> go test $$m"; \
 		(cd $$m && TENANT_OPERATOR="$(BIN)/tenant-operator" PINBOT="$(BIN)/pinbot" \
 			go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/internal/charttest$$')) || exit 1; \
 	done
+
+# shellcheck lints the verify-memory action's scripts (pinbot/test/action).
+# It is a Haskell program, not a Go module: the Debian package is installed
+# when it is missing (CI runs as root on Debian).
+.PHONY: shellcheck
+shellcheck: ## Install shellcheck (Debian package) when it is missing.
+	@command -v shellcheck >/dev/null || { echo "==> installing shellcheck (apt-get)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null; } || \
+		{ echo "could not install shellcheck: install it with your package manager (apt-get install shellcheck, brew install shellcheck)"; exit 1; }; }
 
 .PHONY: test-assets
 test-assets: $(K8S_ASSETS_STAMP) ## Build etcd, kube-apiserver, kube-controller-manager and kubectl into bin/k8s.

@@ -23,7 +23,9 @@ Samples a process's memory for --duration and judges it: no sample may exceed
 --ceiling, and after --warmup memory may grow no faster than --max-growth
 (Theil–Sen slope with its 95% interval, and the last quarter's mean against
 the first quarter's). Writes report.json, summary.md and memory.svg into
---report, and appends summary.md to $GITHUB_STEP_SUMMARY when it is set.
+--report, and appends summary.md to $GITHUB_STEP_SUMMARY and the outputs
+verdict, reason, peak (bytes) and slope (bytes per second) to $GITHUB_OUTPUT
+when they are set.
 
 With --baseline DIR the run is compared with an earlier run's report.json
 (the base commit under the same load for the same time): it fails when its
@@ -249,6 +251,11 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 	if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
 		if err := appendFile(path, memreport.Summary(rep)); err != nil {
 			return fmt.Errorf("appending to $GITHUB_STEP_SUMMARY: %w", err)
+		}
+	}
+	if path := e.getenv("GITHUB_OUTPUT"); path != "" {
+		if err := appendFile(path, strings.TrimSuffix(memreport.Outputs(rep), "\n")); err != nil {
+			return fmt.Errorf("appending to $GITHUB_OUTPUT: %w", err)
 		}
 	}
 	fmt.Fprintf(e.stdout, "%s: %s\nreport: %s\n", strings.ToUpper(rep.Outcome), rep.Reason,

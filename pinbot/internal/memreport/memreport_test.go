@@ -272,3 +272,17 @@ func TestRead(t *testing.T) {
 		}
 	}
 }
+
+func TestOutputs(t *testing.T) {
+	got := Outputs(leak(t, 200*mib))
+	want := "verdict=fail\nreason=Memory grew 10.0 MiB/10m after warm-up (95% interval 10.0 MiB/10m to 10.0 MiB/10m), faster than the 5.0 MiB/10m allowed.\npeak=162529280\nslope=17476.3\n"
+	if got != want {
+		t.Errorf("Outputs:\n got %q\nwant %q", got, want)
+	}
+	// Without a verdict the peak still comes from the samples; a reason
+	// cannot break out of its line.
+	r := Report{Outcome: Error, Reason: "line one\nverdict=pass", Samples: []memcheck.Sample{{Bytes: 5}, {Bytes: 9}, {Bytes: 7}}}
+	if got, want := Outputs(r), "verdict=error\nreason=line one verdict=pass\npeak=9\nslope=\n"; got != want {
+		t.Errorf("Outputs without a verdict:\n got %q\nwant %q", got, want)
+	}
+}

@@ -2,6 +2,7 @@ package memreport
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -128,4 +129,24 @@ func elapsed(d time.Duration) string {
 		return d.Round(100 * time.Millisecond).String()
 	}
 	return d.Round(time.Second).String()
+}
+
+// Outputs renders r's figures as step outputs in the form GitHub's
+// $GITHUB_OUTPUT file takes: verdict (pass, fail or error), reason (one
+// line), peak (bytes) and slope (bytes per second after warm-up). peak is
+// the highest sample even when the judge could not run; slope is empty then.
+func Outputs(r Report) string {
+	var peak, slope string
+	if v := r.Verdict; v != nil {
+		peak = fmt.Sprint(v.Peak.Bytes)
+		slope = strconv.FormatFloat(v.Slope.PerSecond, 'f', 1, 64)
+	} else if len(r.Samples) > 0 {
+		p := r.Samples[0].Bytes
+		for _, s := range r.Samples {
+			p = max(p, s.Bytes)
+		}
+		peak = fmt.Sprint(p)
+	}
+	reason := strings.NewReplacer("\r", " ", "\n", " ").Replace(r.Reason)
+	return fmt.Sprintf("verdict=%s\nreason=%s\npeak=%s\nslope=%s\n", r.Outcome, reason, peak, slope)
 }
