@@ -62,7 +62,7 @@ build: ## Build bin/tenant-operator and bin/pinbot.
 
 .PHONY: run
 run: build test-assets ## Start a local control plane, the operator and the sample tenants (Ctrl-C stops all).
-	cd operator && go run ./cmd/devcluster --assets "$(KUBEBUILDER_ASSETS)" --operator "$(BIN)/tenant-operator" \
+	cd operator && go run ./hack/devcluster --assets "$(KUBEBUILDER_ASSETS)" --operator "$(BIN)/tenant-operator" \
 		--crds config/crd/bases --samples config/samples --dir "$(ROOT)/out/run"
 
 ##@ Test
@@ -70,13 +70,13 @@ run: build test-assets ## Start a local control plane, the operator and the samp
 .PHONY: test
 test: test-assets test-go test-charts ## Run every test of every module (with -race) and the chart tests.
 
-# The chart tests (operator/internal/charttest) run once, in test-charts.
+# The chart tests (operator/test/charttest) run once, in test-charts.
 .PHONY: test-go
 test-go: test-assets build shellcheck ## Run the Go tests of every module (the chart tests run in test-charts).
 	@for m in $(MODULES); do \
 		echo "==> go test $$m"; \
 		(cd $$m && TENANT_OPERATOR="$(BIN)/tenant-operator" PINBOT="$(BIN)/pinbot" \
-			go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/internal/charttest$$')) || exit 1; \
+			go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/test/charttest$$')) || exit 1; \
 	done
 
 # shellcheck lints the verify-memory action's scripts (pinbot/test/action).
@@ -118,7 +118,7 @@ $(K8S_ASSETS_STAMP): | check-asset-versions
 .PHONY: test-charts
 test-charts: $(HELM) test-assets build ## Lint and render the Helm charts, validate them against the real API server, prove the operator's RBAC.
 	cd operator && HELM="$(HELM)" TENANT_OPERATOR="$(BIN)/tenant-operator" PINBOT="$(BIN)/pinbot" \
-		go test -count=1 -run 'Chart' ./internal/charttest/...
+		go test -count=1 -run 'Chart' ./test/charttest/...
 
 .PHONY: bench
 bench: build test-assets ## Run the benchmarks and print the figures the README quotes.
@@ -126,8 +126,8 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 		echo "==> go test -bench $$m"; \
 		(cd $$m && go test $(BENCH_FLAGS) ./...) || exit 1; \
 	done
-	@echo "==> operator figures (operator/cmd/soak --bench: 100 and 1,000 Tenants, cold start, plain client)"
-	cd operator && go build -o $(BIN)/soak ./cmd/soak
+	@echo "==> operator figures (operator/test/cmd/soak --bench: 100 and 1,000 Tenants, cold start, plain client)"
+	cd operator && go build -o $(BIN)/soak ./test/cmd/soak
 	cd operator && $(BIN)/soak --bench $(SOAK_FLAGS) --dir "$(ROOT)/out/bench"
 
 # The operator soak and its thresholds (ADR 0045). The workflow passes
@@ -159,7 +159,7 @@ SOAK_RUN_FLAGS = $(SOAK_FLAGS) --tenants $(SOAK_TENANTS) --warmup $(SOAK_WARMUP)
 
 .PHONY: verify-memory
 verify-memory: build test-assets ## Soak the operator under reconcile load and judge its memory (report in out/memory); VERIFY_MEMORY_BASE=ref judges it against that ref's operator.
-	cd operator && go build -o $(BIN)/soak ./cmd/soak
+	cd operator && go build -o $(BIN)/soak ./test/cmd/soak
 ifeq ($(VERIFY_MEMORY_BASE)$(VERIFY_MEMORY_BASE_OPERATOR),)
 	cd operator && exec $(BIN)/soak $(SOAK_RUN_FLAGS) --dir "$(ROOT)/out/soak" --report "$(ROOT)/out/memory" \
 		--max-growth $(MEMORY_MAX_GROWTH)
@@ -194,7 +194,7 @@ generate: $(CONTROLLER_GEN) ## Generate deepcopy, CRDs and RBAC; copy them into 
 	@if [ -f operator/config/rbac/role.yaml ]; then \
 		rm -f charts/tenant-operator/files/crds/*.yaml && \
 		cp operator/config/crd/bases/*.yaml charts/tenant-operator/files/crds/ && \
-		cd operator && go run ./internal/charttest/cmd/rbacvalues \
+		cd operator && go run ./test/charttest/cmd/rbacvalues \
 			-role config/rbac/role.yaml -values ../charts/tenant-operator/values.yaml; \
 	fi
 

@@ -85,7 +85,7 @@ pins:
 		data: `---
 status: accepted
 pins:
-  - ecosystem: cargo
+  - ecosystem: swift
     package: serde
     version: 1.0.0
   - package: kopf
@@ -100,9 +100,12 @@ pins:
 # D
 `,
 		want: Record{Number: 6, Title: "D", Path: "adr/0006-d.md", Status: "accepted", Enforced: true, Format: FrontMatter,
-			Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "urllib3", Version: "2.2.1", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 10, Status: "accepted"}}}},
+			Pins: []pin.Pin{
+				// An unknown ecosystem keeps its pin, which cannot be enforced.
+				{Ecosystem: "swift", Package: "serde", Version: "1.0.0", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 4, Status: "accepted"}},
+				{Ecosystem: pin.Pip, Package: "urllib3", Version: "2.2.1", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 10, Status: "accepted"}}}},
 		warnings: []string{
-			`adr/0006-d.md:4: unknown ecosystem "cargo"`,
+			`adr/0006-d.md:4: unknown ecosystem "swift"`,
 			`adr/0006-d.md:7: version ">=1.40.1" of kopf is not an exact version`,
 			`adr/0006-d.md:9: a pin needs both package and version`,
 			`adr/0006-d.md:13: unknown pin key "verfiy"`,
@@ -399,8 +402,14 @@ func checkParse(t *testing.T, path string, data []byte) {
 		if p.Enforced != rec.Enforced || p.Source.Path != path || p.Source.Number != rec.Number {
 			t.Fatalf("pin does not carry its record: %+v vs %+v", p, rec)
 		}
-		if p.Ecosystem != "" && !p.Ecosystem.Valid() {
-			t.Fatalf("pin with invalid ecosystem %q", p.Ecosystem)
+		if why := p.Unenforceable(); why != "" && rec.Enforced {
+			warned := false
+			for _, w := range ws {
+				warned = warned || strings.Contains(w.Message, "cannot enforce")
+			}
+			if !warned {
+				t.Fatalf("pin %+v cannot be enforced (%s) and no warning says so", p, why)
+			}
 		}
 	}
 	if rec.Enforced && rec.Status != "" && statusWord(rec.Status) != "accepted" {

@@ -55,6 +55,15 @@ func Parse(path string, data []byte) (Record, []Warning) {
 	if p.rec.Status != "" && !knownStatus(p.rec.Status) {
 		p.warn(p.statusLine, fmt.Sprintf("status %q is not one of accepted, proposed, rejected, deprecated, superseded by ...; the ADR's pins are not enforced", p.rec.Status))
 	}
+	for i := range p.rec.Pins {
+		pn := &p.rec.Pins[i]
+		if pn.Ecosystem != "" {
+			continue
+		}
+		if pn.Ecosystem = inferEcosystem(*pn, string(data)); pn.Ecosystem == "" && p.rec.Enforced {
+			p.warn(pn.Source.Line, fmt.Sprintf("the pin of %s %s has no ecosystem and the ADR does not say which it is; pinbot cannot enforce it and fails the check of every pull request that touches a dependency file until the pin names one (ecosystem: %s)", pn.Package, pn.Version, knownEcosystems()))
+		}
+	}
 	src := p.rec.Source()
 	for i := range p.rec.Pins {
 		line := p.rec.Pins[i].Source.Line
@@ -327,9 +336,14 @@ func (p *parser) pinList(v *yaml.Node) {
 			switch k.Value {
 			case "ecosystem":
 				eco, valid := ecosystem(val.Value)
-				if val.Kind != yaml.ScalarNode || !valid {
-					p.warn(val.Line, fmt.Sprintf("unknown ecosystem %q (known: pip, gomod, npm, helm, docker, github-actions); the pin is skipped", val.Value))
+				switch {
+				case val.Kind != yaml.ScalarNode:
+					p.warn(val.Line, "ecosystem must be a name; the pin is skipped")
 					ok = false
+				case !valid:
+					// Kept, not skipped: a pin pinbot cannot enforce must
+					// fail checks, not vanish (pin.Pin.Unenforceable).
+					p.warn(val.Line, fmt.Sprintf("unknown ecosystem %q (known: %s); pinbot cannot enforce this pin and fails the check of every pull request that touches a dependency file until it names a known one", val.Value, knownEcosystems()))
 				}
 				pn.Ecosystem = eco
 			case "package":
@@ -396,24 +410,15 @@ func exactVersion(v string) string {
 	return v
 }
 
-func ecosystem(s string) (pin.Ecosystem, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "pip", "uv", "poetry", "pypi", "python":
-		return pin.Pip, true
-	case "gomod", "go", "go_modules", "golang":
-		return pin.Gomod, true
-	case "npm", "npm_and_yarn", "yarn", "pnpm":
-		return pin.NPM, true
-	case "helm":
-		return pin.Helm, true
-	case "docker":
-		return pin.Docker, true
-	case "github-actions", "github_actions", "actions":
-		return pin.Actions, true
-	case "":
-		return "", true
+func ecosystem(s string) (pin.Ecosystem, bool) { return pin.ParseEcosystem(s) }
+
+// knownEcosystems lists the ecosystem names a pin may use, for warnings.
+func knownEcosystems() string {
+	names := make([]string, len(pin.Ecosystems))
+	for i, e := range pin.Ecosystems {
+		names[i] = string(e)
 	}
-	return pin.Ecosystem(s), false
+	return strings.Join(names, ", ")
 }
 
 func stringsOf(n *yaml.Node) ([]string, error) {

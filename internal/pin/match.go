@@ -5,13 +5,14 @@ import (
 	"strings"
 )
 
-// Matches reports whether change c concerns pin p: the ecosystem agrees (an
-// empty pin ecosystem matches any), the package name is equal after
+// Matches reports whether change c concerns pin p: the ecosystems are equal
+// (a pin without an ecosystem matches nothing: a name alone does not say
+// which package it is, see Unenforceable), the package name is equal after
 // normalisation for c's ecosystem or matches the pin's path.Match pattern
 // ("k8s.io/*"), and the manifest matches one of p.Paths when any are set
 // ("**" matches any number of path segments).
 func (p Pin) Matches(c Change) bool {
-	if p.Ecosystem != "" && p.Ecosystem != c.Ecosystem {
+	if p.Ecosystem == "" || p.Ecosystem != c.Ecosystem {
 		return false
 	}
 	if !matchName(c.Ecosystem, p.Package, c.Package) {
@@ -107,6 +108,10 @@ func holds(e Ecosystem, pkg, pinned, v string) bool {
 	}
 	if v == "" || pinned == "" || strings.Contains(v, "||") {
 		return false
+	}
+	if rule, ok := moreRules[e]; ok {
+		ver, exact := rule(v)
+		return exact && sameMoreVersion(e, pinned, ver)
 	}
 	// A Go replace: only the replacement counts.
 	if i := strings.Index(v, "=>"); i >= 0 {

@@ -1,16 +1,16 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/spf13/cobra"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/internal/pin"
@@ -34,34 +34,33 @@ type adrSummary struct {
 	Pins     int        `json:"pins"`
 }
 
+func newPins(e env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "pins [--repo DIR] [-o table|json]",
+		Short: "List the pins declared in a repository's ADRs",
+		Long:  "Lists every pin the repository's ADRs declare, whether it is enforced, and any warnings.",
+		Args:  noArgs,
+	}
+	repo := cmd.Flags().String("repo", ".", "repository `dir`ectory to read ADRs from (its work tree)")
+	output := cmd.Flags().StringP("output", "o", "table", "output `format`: table or json")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return runPins(e, *repo, *output)
+	}
+	return cmd
+}
+
 // runPins lists the pins a repository's ADRs declare, read from the work
-// tree of --repo with the ADR folders of its .github/pinbot.yml.
-func runPins(ctx context.Context, args []string, e env) error {
-	fl := flag.NewFlagSet("pins", flag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	repo := fl.String("repo", ".", "repository `dir`ectory to read ADRs from (its work tree)")
-	output := fl.String("output", "table", "output `format`: table or json")
-	fl.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: pinbot pins [--repo DIR] [--output table|json]")
-		fmt.Fprintln(e.stderr, "\nLists every pin the repository's ADRs declare, whether it is enforced, and any warnings.")
-		fl.PrintDefaults()
+// tree of repo with the ADR folders of its .github/pinbot.yml.
+func runPins(e env, repo, output string) error {
+	if err := oneOf("output", output, "table", "json"); err != nil {
+		return err
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if fi, err := os.Stat(repo); err != nil {
+		return usagef("--repo: %v", err)
+	} else if !fi.IsDir() {
+		return usagef("--repo %s is not a directory", repo)
 	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fl.Arg(0))
-	}
-	if *output != "table" && *output != "json" {
-		return fmt.Errorf("%w: --output must be table or json, not %q", errUsage, *output)
-	}
-	if fi, err := os.Stat(*repo); err != nil || !fi.IsDir() {
-		return fmt.Errorf("%w: --repo %s is not a directory", errUsage, *repo)
-	}
-	fsys := os.DirFS(*repo)
+	fsys := os.DirFS(repo)
 
 	cfg, err := readConfig(fsys)
 	if err != nil {
@@ -81,7 +80,7 @@ func runPins(ctx context.Context, args []string, e env) error {
 	if out.Warnings == nil {
 		out.Warnings = []adr.Warning{}
 	}
-	if *output == "json" {
+	if output == "json" {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)

@@ -35,6 +35,7 @@ func TestParseServe(t *testing.T) {
 		AppID               int64
 		Workers             int
 		DryRun              bool
+		Level               string
 	}
 	tests := []struct {
 		name    string
@@ -44,22 +45,28 @@ func TestParseServe(t *testing.T) {
 		wantErr string
 	}{
 		{name: "flags", args: []string{"--app-id", "7", "--private-key-file", key, "--webhook-secret-file", secret, "--github-url", "https://ghe.example.com/api/v3/", "--workers", "2", "--dry-run"},
-			want: got{Listen: ":8080", URL: "https://ghe.example.com/api/v3/", Secret: "from-file", AppID: 7, Workers: 2, DryRun: true}},
+			want: got{Listen: ":8080", URL: "https://ghe.example.com/api/v3/", Secret: "from-file", AppID: 7, Workers: 2, DryRun: true, Level: "INFO"}},
 		{name: "environment", env: map[string]string{"PINBOT_APP_ID": "9", "PINBOT_PRIVATE_KEY_FILE": key, "PINBOT_WEBHOOK_SECRET": "from-env", "PINBOT_LISTEN": ":9090", "PINBOT_WORKERS": "3", "PINBOT_DRY_RUN": "true"},
-			want: got{Listen: ":9090", URL: "https://api.github.com/", Secret: "from-env", AppID: 9, Workers: 3, DryRun: true}},
+			want: got{Listen: ":9090", URL: "https://api.github.com/", Secret: "from-env", AppID: 9, Workers: 3, DryRun: true, Level: "INFO"}},
 		{name: "flag wins over environment", args: []string{"--app-id", "1", "--workers", "5", "--listen", ":1", "--dry-run=false", "--webhook-secret-file", secret},
 			env:  map[string]string{"PINBOT_APP_ID": "9", "PINBOT_PRIVATE_KEY_FILE": key, "PINBOT_WEBHOOK_SECRET": "from-env", "PINBOT_WORKERS": "3", "PINBOT_LISTEN": ":2", "PINBOT_DRY_RUN": "true"},
-			want: got{Listen: ":1", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 5}},
+			want: got{Listen: ":1", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 5, Level: "INFO"}},
 		{name: "no webhook secret", args: []string{"--app-id", "1", "--private-key-file", key}, wantErr: "no webhook secret"},
 		{name: "no private key", args: []string{"--app-id", "1", "--webhook-secret-file", secret}, wantErr: "no App private key"},
 		{name: "no app id", args: []string{"--private-key-file", key, "--webhook-secret-file", secret}, wantErr: "no App id"},
-		{name: "secret is not a flag", args: []string{"--webhook-secret", "x"}, wantErr: "flag provided but not defined"},
+		{name: "secret is not a flag", args: []string{"--webhook-secret", "x"}, wantErr: "unknown flag: --webhook-secret"},
+		{name: "log level", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--log-level", "debug"},
+			want: got{Listen: ":8080", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 4, Level: "DEBUG"}},
+		{name: "log level from environment", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret}, env: map[string]string{"PINBOT_LOG_LEVEL": "warn"},
+			want: got{Listen: ":8080", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 4, Level: "WARN"}},
+		{name: "bad log level", args: []string{"--log-level", "loud"}, wantErr: `--log-level must be debug, info, warn or error, not "loud"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := parseServe(tt.args, func(k string) string { return tt.env[k] }, nil)
+			o, err := parseServe(tt.args, func(k string) string { return tt.env[k] })
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, errUsage) {
+				var ue usageError
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &ue) {
 					t.Fatalf("err = %v, want a usage error containing %q", err, tt.wantErr)
 				}
 				return
@@ -67,7 +74,7 @@ func TestParseServe(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := got{Listen: o.listen, URL: o.cfg.GitHubURL, Secret: string(o.cfg.WebhookSecret), AppID: o.cfg.AppID, Workers: o.cfg.Workers, DryRun: o.cfg.DryRun}
+			g := got{Listen: o.listen, URL: o.cfg.GitHubURL, Secret: string(o.cfg.WebhookSecret), AppID: o.cfg.AppID, Workers: o.cfg.Workers, DryRun: o.cfg.DryRun, Level: o.logLevel.String()}
 			if diff := cmp.Diff(tt.want, g); diff != "" {
 				t.Errorf("options (-want +got):\n%s", diff)
 			}
@@ -82,7 +89,7 @@ func TestServe(t *testing.T) {
 	key := writeFile(t, "key.pem", string(sim.PrivateKeyPEM()))
 	env := map[string]string{"PINBOT_WEBHOOK_SECRET": sim.WebhookSecret()}
 	o, err := parseServe([]string{"--listen", "127.0.0.1:0", "--app-id", "4242", "--private-key-file", key, "--github-url", sim.EnterpriseURL()},
-		func(k string) string { return env[k] }, nil)
+		func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,11 +19,14 @@ import (
 	"encoding/pem"
 	"fmt"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/kubetenant/kubetenant/pinbot"
 )
 
 // App is a GitHub App as check runs and check suites carry it.
@@ -60,6 +63,12 @@ type Options struct {
 	WebhookSecret string
 	// TokenTTL is how long installation tokens live (default one hour).
 	TokenTTL time.Duration
+	// Permissions are the installation's permissions, granted to every
+	// token it issues and checked on every request (permissions.go). Nil
+	// means those pinbot/app.yml asks for; then any request refused for a
+	// missing permission fails the test when it ends, so that no test
+	// passes while pinbot needs a permission the manifest lacks.
+	Permissions map[string]string
 }
 
 // The App key is generated once per test binary: RSA key generation is slow
@@ -80,7 +89,9 @@ type Server struct {
 	mu         sync.Mutex
 	nextID     int64
 	repos      map[string]*Repo
-	tokens     map[string]time.Time
+	tokens     map[string]token
+	denied     []string
+	routes     []string // every "METHOD pattern" served
 	faults     []*Fault
 	stats      Stats
 	remaining  int
@@ -118,6 +129,10 @@ func New(tb testing.TB, opts Options) *Server {
 	if opts.TokenTTL == 0 {
 		opts.TokenTTL = time.Hour
 	}
+	fromManifest := opts.Permissions == nil
+	if fromManifest {
+		opts.Permissions = pinbot.AppManifest().DefaultPermissions
+	}
 	keyOnce.Do(func() { sharedKey, keyErr = rsa.GenerateKey(rand.Reader, 2048) })
 	if keyErr != nil {
 		tb.Fatalf("generating App key: %v", keyErr)
@@ -125,12 +140,33 @@ func New(tb testing.TB, opts Options) *Server {
 	key := sharedKey
 	s := &Server{
 		opts: opts, key: key, tb: tb, nextID: 1000,
-		repos: map[string]*Repo{}, tokens: map[string]time.Time{},
+		repos: map[string]*Repo{}, tokens: map[string]token{},
 		remaining: 5000, stats: Stats{ByRoute: map[string]int{}},
 	}
 	s.ts = httptest.NewServer(s.handler())
 	tb.Cleanup(s.ts.Close)
+	if fromManifest {
+		tb.Cleanup(func() {
+			if d := s.Denied(); len(d) > 0 {
+				tb.Errorf("githubtest: pinbot called endpoints that pinbot/app.yml does not grant:\n  %s", strings.Join(d, "\n  "))
+			}
+		})
+	}
 	return s
+}
+
+// token is an installation token and what it may do.
+type token struct {
+	expires     time.Time
+	permissions map[string]string
+}
+
+// Denied lists the requests refused for a missing permission, as
+// "METHOD pattern (needs perm=level)", each once, since the start.
+func (s *Server) Denied() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.denied)
 }
 
 // URL is the API base as for github.com, with a trailing slash.

@@ -1,0 +1,84 @@
+package adr
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// Issue 17, item 12: a pin's ecosystem is inferred from its ADR where the
+// ADR says it (a shorthand form, the paths it is limited to, a module path,
+// the one ecosystem the record talks about); where it cannot be inferred the
+// pin keeps an empty ecosystem and the ADR gets a warning saying how to fix
+// it.
+func TestPinEcosystemInferred(t *testing.T) {
+	tests := []struct {
+		name    string
+		path    string
+		data    string
+		want    pin.Ecosystem
+		warning string // substring of a warning; "" means none
+	}{
+		{
+			name: "helm chart named in the title",
+			path: "adr/0012-redis.md",
+			data: "---\nstatus: accepted\npins:\n  - package: redis\n    version: 17.0.0\n---\n# Pin the redis Helm chart to 17.0.0\n\n## Context\nThe chart's 18.x rewrote its values.\n",
+			want: pin.Helm,
+		},
+		{
+			name: "paths name Chart.yaml",
+			path: "adr/0013-redis.md",
+			data: "---\nstatus: accepted\npins:\n  - package: redis\n    version: 17.0.0\n    paths: [charts/app/Chart.yaml]\n---\n# Pin redis\n",
+			want: pin.Helm,
+		},
+		{
+			name: "paths name go.mod",
+			path: "adr/0014-x.md",
+			data: "---\nstatus: accepted\npins:\n  - package: k8s.io/api\n    version: v0.37.2\n    paths: [operator/go.mod]\n---\n# Pin k8s.io/api\n",
+			want: pin.Gomod,
+		},
+		{
+			name: "shorthand pip form",
+			path: "adr/0015-x.md",
+			data: "---\nstatus: accepted\npins:\n  - kopf==1.40.1\n---\n# Pin kopf\n",
+			want: pin.Pip,
+		},
+		{
+			name:    "nothing says",
+			path:    "adr/0016-redis.md",
+			data:    "---\nstatus: accepted\npins:\n  - package: redis\n    version: 17.0.0\n---\n# Pin redis\n",
+			want:    "",
+			warning: "no ecosystem",
+		},
+		{
+			name:    "two ecosystems named",
+			path:    "adr/0017-redis.md",
+			data:    "---\nstatus: accepted\npins:\n  - package: redis\n    version: 17.0.0\n---\n# Pin redis\n\nThe Helm chart and the pip client share a name.\n",
+			want:    "",
+			warning: "no ecosystem",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, ws := Parse(tt.path, []byte(tt.data))
+			if len(rec.Pins) != 1 {
+				t.Fatalf("got %d pins, want 1 (warnings %v)", len(rec.Pins), ws)
+			}
+			if got := rec.Pins[0].Ecosystem; got != tt.want {
+				t.Errorf("ecosystem %q, want %q", got, tt.want)
+			}
+			var joined []string
+			for _, w := range ws {
+				joined = append(joined, w.String())
+			}
+			all := strings.Join(joined, "\n")
+			switch {
+			case tt.warning == "" && all != "":
+				t.Errorf("unexpected warnings: %s", all)
+			case tt.warning != "" && !strings.Contains(all, tt.warning):
+				t.Errorf("warnings %q do not contain %q", all, tt.warning)
+			}
+		})
+	}
+}
