@@ -2,6 +2,7 @@ package adr
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strings"
@@ -306,8 +307,14 @@ func TestLoad(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Load() records mismatch (-want +got):\n%s", diff)
 	}
-	if len(ws) != 1 || ws[0].Path != "adr/0002-broken.md" || ws[0].Line != 2 {
-		t.Errorf("Load() warnings = %v, want one for adr/0002-broken.md:2", ws)
+	var gotWarned []string
+	for _, w := range ws {
+		gotWarned = append(gotWarned, fmt.Sprintf("%s:%d", w.Path, w.Line))
+	}
+	// Files not read are listed (issue 17, item 9); README and template are
+	// conventional names, skipped silently.
+	if diff := cmp.Diff([]string{"adr/.hidden:0", "adr/0002-broken.md:2", "adr/notes.txt:0"}, gotWarned); diff != "" {
+		t.Errorf("Load() warnings mismatch (-want +got):\n%s", diff)
 	}
 	if n := len(Pins(recs)); n != 3 {
 		t.Errorf("Pins() = %d pins, want 3", n)

@@ -1,8 +1,10 @@
 package adr
 
 import (
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/kubetenant/kubetenant/internal/pin"
 )
@@ -80,5 +82,47 @@ func TestPinEcosystemInferred(t *testing.T) {
 				t.Errorf("warnings %q do not contain %q", all, tt.warning)
 			}
 		})
+	}
+}
+
+// Issue 17, item 9: an ADR too large to read is an error (callers fail
+// closed on every pull request until it is fixed), not a warning with its
+// pins gone; only the exact conventional names are skipped silently, any
+// other skipped file is listed in the warnings.
+func TestLoadDropsNothingSilently(t *testing.T) {
+	fsys := fstest.MapFS{
+		"adr/0001-big.md":              {Data: []byte("---\nstatus: accepted\npins:\n  - {ecosystem: pip, package: kopf, version: 1.40.1}\n---\n# Big\n" + strings.Repeat("x", MaxFileSize))},
+		"adr/0002-templates-for-ci.md": {Data: []byte("---\nstatus: accepted\npins:\n  - {ecosystem: pip, package: jinja2, version: 3.1.4}\n---\n# Templates for CI\n")},
+		"adr/template.md":              {Data: []byte("---\nstatus: proposed\n---\n# Template\n")},
+		"adr/adr-template.md":          {Data: []byte("# Template\n")},
+		"adr/README.md":                {Data: []byte("# ADRs\n")},
+		"adr/index.md":                 {Data: []byte("# Index\n")},
+		"adr/_index.md":                {Data: []byte("# Index\n")},
+		"adr/summary.md":               {Data: []byte("# Summary\n")},
+		"adr/0003-pin-lxml.txt":        {Data: []byte("We pin lxml==5.2.1.\n")},
+	}
+	recs, ws, err := Load(fsys, []string{"adr"})
+	if err == nil || !strings.Contains(err.Error(), "adr/0001-big.md") {
+		t.Errorf("Load error = %v, want one naming the oversized adr/0001-big.md", err)
+	}
+	var pins []string
+	for _, p := range Pins(recs) {
+		pins = append(pins, p.Package)
+	}
+	if !slices.Contains(pins, "jinja2") {
+		t.Errorf("pins %v: the ADR whose name contains \"template\" was skipped", pins)
+	}
+	var warned []string
+	for _, w := range ws {
+		warned = append(warned, w.String())
+	}
+	all := strings.Join(warned, "\n")
+	if !strings.Contains(all, "adr/0003-pin-lxml.txt") {
+		t.Errorf("warnings %q do not list the skipped adr/0003-pin-lxml.txt", all)
+	}
+	for _, quiet := range []string{"adr/template.md", "adr/adr-template.md", "adr/README.md", "adr/index.md", "adr/_index.md", "adr/summary.md"} {
+		if strings.Contains(all, quiet) {
+			t.Errorf("warnings %q mention %s, a conventional name that is skipped silently", all, quiet)
+		}
 	}
 }

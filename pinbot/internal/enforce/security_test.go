@@ -105,3 +105,38 @@ func TestPinWithoutEcosystemNeverMatchesAcross(t *testing.T) {
 		t.Errorf("unknown ecosystem, PR touching no manifest: verdict %s, want not-applicable: %s", v, why)
 	}
 }
+
+// Issue 17, item 4: for a SHA-pinned action the SHA is the version; a
+// comment left unchanged does not vouch for a new SHA.
+func TestActionSHAWithStaleComment(t *testing.T) {
+	const sha1 = "11d9b40c2b4a1a9ac9c9df4fc5ddc5ef4b3be0c5"
+	const sha2 = "22d9b40c2b4a1a9ac9c9df4fc5ddc5ef4b3be0c5"
+	checkout := pin.Pin{Ecosystem: pin.Actions, Package: "actions/checkout", Version: "v4.2.2", Enforced: true, Source: pin.Source{Number: 20, Title: "Pin checkout", Path: "adr/0020-checkout.md"}}
+	bySHA := checkout
+	bySHA.Version = sha1
+	tests := []struct {
+		name     string
+		pin      pin.Pin
+		old, new string
+		want     Verdict
+	}{
+		{"tag pin, SHA changes under the same comment", checkout, sha1 + " # v4.2.2", sha2 + " # v4.2.2", Block},
+		{"SHA pin, SHA changes under the same comment", bySHA, sha1 + " # v4.2.2", sha2 + " # v4.2.2", Block},
+		{"SHA pin, comment changes only", bySHA, sha1 + " # v4.2.2", sha1 + " # v4", NotApplicable},
+		{"tag pin, tag replaced by an unverifiable SHA", checkout, "v4.2.2", sha2 + " # v4.2.2", Block},
+		{"tag pin, same SHA, comment reworded", checkout, sha1 + " # v4.2.2", sha1 + " # tag=v4.2.2", NotApplicable},
+		{"tag pin listing its SHA, SHA kept", func() pin.Pin { p := checkout; p.Version = "v4.2.2@" + sha2; return p }(), "v4.2.2", sha2 + " # v4.2.2", NotApplicable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := base()
+			in.Pins = []pin.Pin{tt.pin}
+			in.Changes = []pin.Change{{Ecosystem: pin.Actions, Package: "actions/checkout", Manifest: ".github/workflows/ci.yml", Old: tt.old, New: tt.new}}
+			in.PR.Files = []string{".github/workflows/ci.yml"}
+			in.Config.Verification.ProtectedPaths = nil
+			if v, _, why := outcome(in); v != tt.want {
+				t.Errorf("verdict %s, want %s: %s", v, tt.want, why)
+			}
+		})
+	}
+}

@@ -1,0 +1,38 @@
+package pin
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+// Issue 17, item 6: pip honours a PEP 263 encoding cookie in requirements
+// files; under utf-7 "+AAo-" is a newline, so a line that reads as a comment
+// is a requirement to pip. pinbot must read such a file as pip does or
+// refuse it.
+func TestRequirementsEncodingCookie(t *testing.T) {
+	tests := []struct {
+		name    string
+		head    string
+		wantErr bool
+	}{
+		{"utf-7 cookie", "# -*- coding: utf-7 -*-\nkopf==1.40.1\n# +AAo-kopf==1.42.0\n", true},
+		{"utf-7 cookie on the second line", "#!/usr/bin/env pip\n# vim: set fileencoding=utf-7 :\nkopf==1.40.1\n", true},
+		{"latin-1 cookie", "# coding: latin-1\nkopf==1.40.1\n", true},
+		{"utf-8 cookie", "# -*- coding: utf-8 -*-\nkopf==1.40.1\nrequests==2.32.0\n", false},
+		{"no cookie", "kopf==1.40.1\nrequests==2.32.0\n", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := DiffFiles([]FilePair{{Path: "requirements.txt", Base: []byte("kopf==1.40.1\nrequests==2.31.0\n"), Head: []byte(tt.head)}})
+			if tt.wantErr {
+				var re *ReadError
+				if !errors.As(err, &re) || re.Path != "requirements.txt" || !strings.Contains(err.Error(), "encoding") {
+					t.Errorf("error %v, want a *ReadError about the encoding of requirements.txt", err)
+				}
+			} else if err != nil {
+				t.Errorf("unexpected error %v", err)
+			}
+		})
+	}
+}
