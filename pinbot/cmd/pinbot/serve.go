@@ -32,9 +32,9 @@ type serveOptions struct {
 // serveFlags are serve's command-line flags before the PINBOT_* fallbacks.
 type serveFlags struct {
 	listen, appSlug, keyFile, secretFile, ghURL, logLevel, caFile string
-	appID                                                 int64
-	workers                                               int
-	dryRun                                                bool
+	appID                                                         int64
+	workers                                                       int
+	dryRun                                                        bool
 }
 
 func addServeFlags(fs *pflag.FlagSet) *serveFlags {
