@@ -19,7 +19,7 @@ const (
 
 // moreEcosystems is appended to Ecosystems; kept here so that each
 // ecosystem's registration lives beside its readers.
-var moreEcosystems = []Ecosystem{Cargo, Bundler, Composer, NuGet, Maven, Gradle}
+var moreEcosystems = []Ecosystem{Cargo, Bundler, Composer, NuGet, Maven, Gradle, Terraform}
 
 func init() { Ecosystems = append(Ecosystems, moreEcosystems...) }
 
@@ -82,6 +82,9 @@ var moreFormats = []Format{
 	{Name: "Gradle version catalog", Ecosystem: Gradle, match: isGradleCatalog, read: readGradleCatalog},
 	{Name: "gradle.lockfile", Ecosystem: Gradle, match: isGradleLockfile, read: readGradleLockfile},
 	{Name: "Gradle build script", Ecosystem: Gradle, match: isGradleScript},
+	{Name: "Terraform configuration", Ecosystem: Terraform, match: ext(".tf"), read: readTerraform},
+	{Name: "Terraform JSON configuration", Ecosystem: Terraform, match: ext(".tf.json")},
+	{Name: ".terraform.lock.hcl", Ecosystem: Terraform, match: base(".terraform.lock.hcl"), read: readTerraformLock},
 }
 
 // normalizeMore normalises package names of the added ecosystems: crates.io
@@ -120,12 +123,13 @@ type moreRule func(v string) (ver string, ok bool)
 // version), writing the pinned version keeps the pin and the lock file
 // guards the resolution.
 var moreRules = map[Ecosystem]moreRule{
-	Cargo:    cargoExact,
-	Bundler:  gemExact,
-	Composer: composerExact,
-	NuGet:    bracketExact,
-	Maven:    bracketExact,
-	Gradle:   gradleExact,
+	Cargo:     cargoExact,
+	Bundler:   gemExact,
+	Composer:  composerExact,
+	NuGet:     bracketExact,
+	Maven:     bracketExact,
+	Gradle:    gradleExact,
+	Terraform: terraformExact,
 }
 
 // sameMoreVersion compares two exact versions of an added ecosystem: a
@@ -183,6 +187,11 @@ func bracketExact(v string) (string, bool) {
 		v = strings.TrimSpace(v[1 : len(v)-1])
 	}
 	return v, isPlainVersion(v)
+}
+
+// ext matches files whose name ends in suffix.
+func ext(suffix string) func(string) bool {
+	return func(p string) bool { return strings.HasSuffix(p, suffix) && path.Base(p) != suffix }
 }
 
 // lowerBase matches files with one of these base names, ignoring case (as

@@ -90,6 +90,27 @@ var moreDiffCases = []diffCase{
 			{Ecosystem: Gradle, Package: "com.squareup.okhttp3:okhttp", Manifest: "gradle/libs.versions.toml", Old: "4.12.0!!", New: "5.0.0-alpha.14!!"},
 		},
 	},
+	{
+		name: "terraform provider pin bumped in configuration and lock",
+		base: map[string]string{
+			"infra/versions.tf":         "terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \"= 5.31.0\"\n    }\n  }\n}\n",
+			"infra/.terraform.lock.hcl": "provider \"registry.terraform.io/hashicorp/aws\" {\n  version = \"5.31.0\"\n}\n",
+		},
+		head: map[string]string{
+			"infra/versions.tf":         "terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \"~> 5.32\"\n    }\n  }\n}\n",
+			"infra/.terraform.lock.hcl": "provider \"registry.terraform.io/hashicorp/aws\" {\n  version = \"5.32.1\"\n}\n",
+		},
+		want: []Change{
+			{Ecosystem: Terraform, Package: "hashicorp/aws", Manifest: "infra/.terraform.lock.hcl", Old: "5.31.0", New: "5.32.1", Resolved: true},
+			{Ecosystem: Terraform, Package: "hashicorp/aws", Manifest: "infra/versions.tf", Old: "=5.31.0", New: "~>5.32"},
+		},
+	},
+	{
+		name: "terraform module version bumped",
+		base: map[string]string{"main.tf": "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"5.8.1\"\n  cidr = var.cidr\n}\n"},
+		head: map[string]string{"main.tf": "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"5.9.0\"\n  cidr = var.cidr\n}\n"},
+		want: []Change{{Ecosystem: Terraform, Package: "terraform-aws-modules/vpc/aws", Manifest: "main.tf", Old: "5.8.1", New: "5.9.0"}},
+	},
 }
 
 // moreErrCases are malformed files of the added ecosystems: each must be an
@@ -113,6 +134,10 @@ var moreErrCases = []errCase{
 	{"pom.xml", "<project>\n<dependencies>\n</project>\n", "pom.xml:3: parsing XML"},
 	{"gradle/libs.versions.toml", "[versions]\nokhttp = \"4.12.0\"\n[libraries]\nokhttp = { module = \"com.squareup.okhttp3:okhttp\", version.ref = \"okhtp\" }\n", "gradle/libs.versions.toml:4: okhttp: version.ref \"okhtp\" is not in [versions]"},
 	{"gradle/libs.versions.toml", "[libraries]\nslf4j = \"org.slf4j-slf4j-api-2.0.13\"\n", "gradle/libs.versions.toml:2: libraries.slf4j"},
+	{"main.tf", "terraform {\n  required_providers {\n    aws = {\n      version = \"5.31.0\"\n  }\n}\n", "main.tf:"},
+	{"main.tf", "terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = var.aws_version\n    }\n  }\n}\n", "main.tf:3: required_providers.aws: version: want a literal string"},
+	{"main.tf", "module \"vpc\" {\n  version = \"5.8.1\"\n}\n", "main.tf:1: module \"vpc\" has no source"},
+	{".terraform.lock.hcl", "provider \"registry.terraform.io/hashicorp/aws\" {\n  constraints = \"5.31.0\"\n}\n", ".terraform.lock.hcl:1: provider \"registry.terraform.io/hashicorp/aws\" has no version"},
 	{"gradle.lockfile", "# comment\ncom.squareup.okhttp3:okhttp=runtimeClasspath\n", "gradle.lockfile:2: \"com.squareup.okhttp3:okhttp=runtimeClasspath\""},
 }
 
@@ -161,6 +186,12 @@ var moreLeavesCases = []struct {
 	{Maven, "com.fasterxml.jackson.core:jackson-databind", "2.17.1", "[2.17.1,)", true},
 	{Maven, "com.fasterxml.jackson.core:jackson-databind", "2.17.1", "2.17.2", true},
 	{Maven, "com.fasterxml.jackson.core:jackson-databind", "2.17.1", "LATEST", true},
+	{Terraform, "hashicorp/aws", "5.31.0", "5.31.0", false},
+	{Terraform, "hashicorp/aws", "5.31.0", "=5.31.0", false},
+	{Terraform, "registry.terraform.io/hashicorp/aws", "=5.31.0", "5.31.0", false},
+	{Terraform, "hashicorp/aws", "5.31.0", "~>5.31.0", true},
+	{Terraform, "hashicorp/aws", "5.31.0", ">=5.31.0, <6.0.0", true},
+	{Terraform, "hashicorp/aws", "5.31.0", "*", true},
 	{Gradle, "com.squareup.okhttp3:okhttp", "4.12.0", "4.12.0!!", false},
 	{Gradle, "com.squareup.okhttp3:okhttp", "4.12.0", "4.12.0", false},
 	{Gradle, "com.squareup.okhttp3:okhttp", "4.12.0", "[4.12.0]", false},
@@ -237,6 +268,7 @@ func TestMoreEcosystemsNames(t *testing.T) {
 		{NuGet, "Microsoft.EntityFrameworkCore", "microsoft.entityframeworkcore"},
 		{Maven, "com.fasterxml.jackson.core:jackson-databind", "com.fasterxml.jackson.core:jackson-databind"},
 		{Gradle, "com.squareup.okhttp3:okhttp", "com.squareup.okhttp3:okhttp"},
+		{Terraform, "registry.terraform.io/HashiCorp/AWS", "hashicorp/aws"},
 	} {
 		if got := NormalizeName(tt.eco, tt.name); got != tt.want {
 			t.Errorf("NormalizeName(%s, %q) = %q, want %q", tt.eco, tt.name, got, tt.want)
@@ -283,8 +315,9 @@ func FuzzComposer(f *testing.F) { moreFuzz(f, "composer.json", "composer.lock") 
 func FuzzNuGet(f *testing.F) {
 	moreFuzz(f, "src/Api/Api.csproj", "Directory.Packages.props", "packages.config", "packages.lock.json")
 }
-func FuzzMaven(f *testing.F)  { moreFuzz(f, "pom.xml", "svc/pom.xml") }
-func FuzzGradle(f *testing.F) { moreFuzz(f, "gradle/libs.versions.toml", "gradle.lockfile") }
+func FuzzMaven(f *testing.F)     { moreFuzz(f, "pom.xml", "svc/pom.xml") }
+func FuzzTerraform(f *testing.F) { moreFuzz(f, "infra/main.tf", ".terraform.lock.hcl") }
+func FuzzGradle(f *testing.F)    { moreFuzz(f, "gradle/libs.versions.toml", "gradle.lockfile") }
 
 // moreBotCases are bot metadata of the added ecosystems, as Dependabot and
 // Renovate write them: the ecosystem each reveals, and the update.
@@ -295,6 +328,10 @@ var moreBotCases = []struct {
 	{
 		title: "build(deps): bump sysinfo from 0.25.2 to 0.25.3",
 		want:  BotUpdate{Package: "sysinfo", From: "0.25.2", To: "0.25.3", Source: SourceTitle},
+	},
+	{
+		title: "chore(deps): update terraform aws to v5.32.1",
+		want:  BotUpdate{Ecosystem: Terraform, Package: "aws", To: "v5.32.1", Source: SourceTitle},
 	},
 	{
 		title: "fix(deps): update rust crate sysinfo to 0.25.3",
