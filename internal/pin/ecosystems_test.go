@@ -111,6 +111,30 @@ var moreDiffCases = []diffCase{
 		head: map[string]string{"main.tf": "module \"vpc\" {\n  source  = \"terraform-aws-modules/vpc/aws\"\n  version = \"5.9.0\"\n  cidr = var.cidr\n}\n"},
 		want: []Change{{Ecosystem: Terraform, Package: "terraform-aws-modules/vpc/aws", Manifest: "main.tf", Old: "5.8.1", New: "5.9.0"}},
 	},
+	{
+		name: "setup.cfg install_requires pin bumped",
+		base: map[string]string{"setup.cfg": "[options]\ninstall_requires =\n    celery==5.3.6\n    redis>=5\n"},
+		head: map[string]string{"setup.cfg": "[options]\ninstall_requires =\n    celery==5.4.0\n    redis>=5\n"},
+		want: []Change{{Ecosystem: Pip, Package: "celery", Manifest: "setup.cfg", Old: "==5.3.6", New: "==5.4.0"}},
+	},
+	{
+		name: "static setup.py through a module-level list",
+		base: map[string]string{"setup.py": "from setuptools import setup\n\nREQUIRES = [\n    \"celery==5.3.6\",  # pinned\n]\n\nsetup(name=\"w\", install_requires=REQUIRES)\n"},
+		head: map[string]string{"setup.py": "from setuptools import setup\n\nREQUIRES = [\n    \"celery==5.4.0\",\n]\n\nsetup(name=\"w\", install_requires=REQUIRES)\n"},
+		want: []Change{{Ecosystem: Pip, Package: "celery", Manifest: "setup.py", Old: "==5.3.6", New: "==5.4.0"}},
+	},
+	{
+		name: "compose image tag bumped",
+		base: map[string]string{"deploy/compose.yaml": "services:\n  db:\n    image: postgres:16.3\n"},
+		head: map[string]string{"deploy/compose.yaml": "services:\n  db:\n    image: postgres:16.4\n"},
+		want: []Change{{Ecosystem: Docker, Package: "postgres", Manifest: "deploy/compose.yaml", Old: "16.3", New: "16.4"}},
+	},
+	{
+		name: "pdm.lock bump",
+		base: map[string]string{"pdm.lock": "[[package]]\nname = \"FastAPI\"\nversion = \"0.111.0\"\n"},
+		head: map[string]string{"pdm.lock": "[[package]]\nname = \"FastAPI\"\nversion = \"0.111.1\"\n"},
+		want: []Change{{Ecosystem: Pip, Package: "fastapi", Manifest: "pdm.lock", Old: "0.111.0", New: "0.111.1", Resolved: true}},
+	},
 }
 
 // moreErrCases are malformed files of the added ecosystems: each must be an
@@ -138,6 +162,15 @@ var moreErrCases = []errCase{
 	{"main.tf", "terraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = var.aws_version\n    }\n  }\n}\n", "main.tf:3: required_providers.aws: version: want a literal string"},
 	{"main.tf", "module \"vpc\" {\n  version = \"5.8.1\"\n}\n", "main.tf:1: module \"vpc\" has no source"},
 	{".terraform.lock.hcl", "provider \"registry.terraform.io/hashicorp/aws\" {\n  constraints = \"5.31.0\"\n}\n", ".terraform.lock.hcl:1: provider \"registry.terraform.io/hashicorp/aws\" has no version"},
+	{"setup.py", "from setuptools import setup\n\nsetup(\n    install_requires=open(\"requirements.txt\").read().splitlines(),\n)\n", "setup.py:4: install_requires: a dynamic setup.py"},
+	{"setup.py", "from setuptools import setup\nreqs = [l for l in open('r.txt')]\nsetup(install_requires=reqs)\n", "setup.py:2: install_requires: a dynamic setup.py"},
+	{"setup.py", "setup(install_requires=BASE)\n", "setup.py:1: install_requires = BASE: a dynamic setup.py"},
+	{"setup.py", "setup(install_requires=[f\"celery=={V}\"])\n", "setup.py:1: install_requires: a dynamic setup.py"},
+	{"setup.cfg", "[options]\ninstall_requires = file: requirements.in\n", "setup.cfg:2: options.install_requires: \"file: requirements.in\" is not a static requirement list"},
+	{"setup.cfg", "[options]\ninstall_requires =\n    celery===\n", "setup.cfg:3: options.install_requires: invalid requirement"},
+	{"docker-compose.yml", "services:\n  db:\n    image: postgres:${PG_TAG}\n", "docker-compose.yml:3: services.db.image: \"postgres:${PG_TAG}\" depends on the variable PG_TAG"},
+	{"compose.yaml", "services:\n  db:\n    image: [postgres]\n", "compose.yaml:3: services.db.image: want an image reference"},
+	{"pdm.lock", "[[package]]\nversion = \"1.0\"\n", "pdm.lock:1: package entry 1 has no name"},
 	{"gradle.lockfile", "# comment\ncom.squareup.okhttp3:okhttp=runtimeClasspath\n", "gradle.lockfile:2: \"com.squareup.okhttp3:okhttp=runtimeClasspath\""},
 }
 
@@ -315,9 +348,11 @@ func FuzzComposer(f *testing.F) { moreFuzz(f, "composer.json", "composer.lock") 
 func FuzzNuGet(f *testing.F) {
 	moreFuzz(f, "src/Api/Api.csproj", "Directory.Packages.props", "packages.config", "packages.lock.json")
 }
-func FuzzMaven(f *testing.F)     { moreFuzz(f, "pom.xml", "svc/pom.xml") }
-func FuzzTerraform(f *testing.F) { moreFuzz(f, "infra/main.tf", ".terraform.lock.hcl") }
-func FuzzGradle(f *testing.F)    { moreFuzz(f, "gradle/libs.versions.toml", "gradle.lockfile") }
+func FuzzMaven(f *testing.F)      { moreFuzz(f, "pom.xml", "svc/pom.xml") }
+func FuzzTerraform(f *testing.F)  { moreFuzz(f, "infra/main.tf", ".terraform.lock.hcl") }
+func FuzzSetuptools(f *testing.F) { moreFuzz(f, "setup.cfg", "setup.py", "pdm.lock") }
+func FuzzCompose(f *testing.F)    { moreFuzz(f, "docker-compose.yml") }
+func FuzzGradle(f *testing.F)     { moreFuzz(f, "gradle/libs.versions.toml", "gradle.lockfile") }
 
 // moreBotCases are bot metadata of the added ecosystems, as Dependabot and
 // Renovate write them: the ecosystem each reveals, and the update.
