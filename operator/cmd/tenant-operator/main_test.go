@@ -57,4 +57,3 @@ func TestHelpListsTheFlags(t *testing.T) {
 		}
 	}
 }
-
