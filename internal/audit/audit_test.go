@@ -43,14 +43,14 @@ func TestRun(t *testing.T) {
 func TestReason(t *testing.T) {
 	for c, want := range map[string]bool{
 		"Hard-pinned: kopf 1.42+ has memory leak": true,
-		"see #1172":                               true,
-		"nolar/kopf#1172":                         true,
-		"do not upgrade":                          true,
-		"pinned-by: ADR-83":                       true,
-		"v4.2.2":                                  false,
-		"indirect":                                false,
-		"the HTTP client":                         false,
-		"":                                        false,
+		"see #1172":         true,
+		"nolar/kopf#1172":   true,
+		"do not upgrade":    true,
+		"pinned-by: ADR-83": true,
+		"v4.2.2":            false,
+		"indirect":          false,
+		"the HTTP client":   false,
+		"":                  false,
 	} {
 		if got := Reason(c); got != want {
 			t.Errorf("Reason(%q) = %v, want %v", c, got, want)
