@@ -36,3 +36,48 @@ func TestRequirementsEncodingCookie(t *testing.T) {
 		})
 	}
 }
+
+// Issue 17, item 3: encoding/json (and go-toml) match struct keys without
+// regard to case, npm, pip, uv and Poetry do not. A lock entry with both
+// "version" and "Version" must not be read as the one the tool ignores:
+// keys that differ only in case are a read error.
+func TestLockKeysDifferingInCase(t *testing.T) {
+	tests := []struct {
+		path, base, head string
+	}{
+		{
+			"package-lock.json",
+			`{"lockfileVersion": 3, "packages": {"node_modules/left-pad": {"version": "1.3.0"}}}`,
+			`{"lockfileVersion": 3, "packages": {"node_modules/left-pad": {"version": "1.4.0", "Version": "1.3.0"}}}`,
+		},
+		{
+			"package-lock.json",
+			`{"lockfileVersion": 3, "packages": {"node_modules/left-pad": {"version": "1.3.0"}}}`,
+			`{"lockfileVersion": 3, "packages": {"node_modules/left-pad": {"VERSION": "1.3.0"}}}`,
+		},
+		{
+			"Pipfile.lock",
+			`{"default": {"kopf": {"version": "==1.40.1"}}, "develop": {}}`,
+			`{"default": {"kopf": {"version": "==1.42.0", "Version": "==1.40.1"}}, "develop": {}}`,
+		},
+		{
+			"uv.lock",
+			"version = 1\n[[package]]\nname = \"kopf\"\nversion = \"1.40.1\"\n",
+			"version = 1\n[[package]]\nname = \"kopf\"\nversion = \"1.42.0\"\nVersion = \"1.40.1\"\n",
+		},
+		{
+			"poetry.lock",
+			"[[package]]\nname = \"kopf\"\nversion = \"1.40.1\"\n",
+			"[[package]]\nname = \"kopf\"\nVersion = \"1.40.1\"\nversion = \"1.42.0\"\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			changes, err := DiffFiles([]FilePair{{Path: tt.path, Base: []byte(tt.base), Head: []byte(tt.head)}})
+			var re *ReadError
+			if !errors.As(err, &re) || re.Path != tt.path || !strings.Contains(err.Error(), "case") {
+				t.Errorf("changes %v, error %v; want a *ReadError about keys differing in case", changes, err)
+			}
+		})
+	}
+}
