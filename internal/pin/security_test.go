@@ -2,8 +2,11 @@ package pin
 
 import (
 	"errors"
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 // Issue 17, item 6: pip honours a PEP 263 encoding cookie in requirements
@@ -79,5 +82,65 @@ func TestLockKeysDifferingInCase(t *testing.T) {
 				t.Errorf("changes %v, error %v; want a *ReadError about keys differing in case", changes, err)
 			}
 		})
+	}
+}
+
+// allocated returns the bytes f allocates.
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// Issue 17, robustness: manifests are read up to a bound of 64 MiB (real
+// package-lock files exceed 20 MB) with memory linear in their size, and a
+// larger file is a read error.
+func TestManifestSizeBoundAndLinearMemory(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocates a few hundred megabytes")
+	}
+	const size = 24 << 20
+	var plain, continued strings.Builder
+	for i := 0; plain.Len() < size; i++ {
+		fmt.Fprintf(&plain, "package-%d==1.0.%d\n", i, i)
+	}
+	continued.WriteString("kopf==1.40.1 \\\n")
+	for continued.Len() < size {
+		continued.WriteString("    --hash=sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef \\\n")
+	}
+	continued.WriteString("\n")
+	for name, data := range map[string]string{"many lines": plain.String(), "one long continued line": continued.String()} {
+		t.Run(name, func(t *testing.T) {
+			head := []byte(data)
+			var err error
+			n := allocated(func() {
+				_, err = DiffFiles([]FilePair{{Path: "requirements.txt", Base: []byte("kopf==1.40.1\n"), Head: head}})
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Linear: a small constant times the input, not its square.
+			if limit := uint64(16 * len(head)); n > limit {
+				t.Errorf("reading %d bytes allocated %d bytes, more than %d (16x)", len(head), n, limit)
+			}
+		})
+	}
+
+	const bound = 64 << 20 // the stated bound, MaxManifestSize
+	big := make([]byte, bound+1)
+	for i := range big {
+		big[i] = '\n'
+	}
+	_, err := DiffFiles([]FilePair{{Path: "requirements.txt", Base: []byte("kopf==1.40.1\n"), Head: big}})
+	var re *ReadError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("a file over MaxManifestSize: error %v, want a *ReadError saying it is too large", err)
+	}
+	_, err = Diff(fstest.MapFS{}, fstest.MapFS{"requirements.txt": {Data: big}})
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "larger than") {
+		t.Errorf("Diff of a file over MaxManifestSize: error %v, want a *ReadError saying it is too large", err)
 	}
 }
