@@ -362,9 +362,17 @@ func readRequirements(name string, data []byte) (parsed, error) {
 	for i := 0; i < len(lines); i++ {
 		lineNo := i + 1
 		line := lines[i]
-		for strings.HasSuffix(line, `\`) && i+1 < len(lines) {
-			i++
-			line = strings.TrimSuffix(line, `\`) + " " + lines[i]
+		if strings.HasSuffix(line, `\`) && i+1 < len(lines) {
+			// Join continued lines in one buffer: appending to a string
+			// line by line is quadratic in a long hash-pinned entry.
+			var b strings.Builder
+			b.WriteString(strings.TrimSuffix(line, `\`))
+			for strings.HasSuffix(lines[i], `\`) && i+1 < len(lines) {
+				i++
+				b.WriteByte(' ')
+				b.WriteString(strings.TrimSuffix(lines[i], `\`))
+			}
+			line = b.String()
 		}
 		line = strings.TrimSuffix(line, `\`)
 		line = stripComment(line)
