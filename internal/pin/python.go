@@ -111,6 +111,8 @@ func readPyproject(name string, data []byte) (parsed, error) {
 		out = append(out, dep{eco: Pip, pkg: NormalizeName(Pip, k), section: "tool.uv.sources", value: "source " + compactTOML(sources[k])})
 	}
 
+	pdmHatchDeps(tool, reqs)
+
 	poetry := table(tool["poetry"], "tool.poetry")
 	poetryDeps := func(section string, v any) {
 		t := table(v, section)
