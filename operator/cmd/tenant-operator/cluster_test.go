@@ -7,6 +7,8 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -134,6 +137,33 @@ func TestAgainstControlPlane(t *testing.T) {
 		if code, _ := get("http", reader); code == http.StatusOK {
 			t.Error("plain HTTP answered on the secure endpoint")
 		}
+		// The Ready condition's reason is a column of `kubectl get -o wide`
+		// only.
+		tn := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "tenancy.kubetenant.io/v1alpha1", "kind": "Tenant", "metadata": map[string]any{"name": "wide"},
+			"spec": map[string]any{"owners": []any{map[string]any{"kind": "User", "name": "alice"}}, "namespaces": []any{map[string]any{"name": "dev"}}},
+		}}
+		if err := c.Create(ctx, tn); err != nil {
+			t.Fatal(err)
+		}
+		kubectl := func(args ...string) string {
+			out, err := exec.Command(cp.Kubectl(), append([]string{"--kubeconfig=" + cp.Kubeconfig, "get", "tenant", "wide"}, args...)...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("kubectl: %v\n%s", err, out)
+			}
+			return string(out)
+		}
+		wide := kubectl("-o", "wide")
+		for end := time.Now().Add(60 * time.Second); !strings.Contains(wide, "Provisioned") && time.Now().Before(end); wide = kubectl("-o", "wide") {
+			time.Sleep(200 * time.Millisecond)
+		}
+		if header := strings.Fields(strings.SplitN(wide, "\n", 2)[0]); !slices.Contains(header, "REASON") || !strings.Contains(wide, "Provisioned") {
+			t.Errorf("kubectl get tenant -o wide:\n%s\nwant a REASON column saying Provisioned", wide)
+		}
+		if plain := kubectl(); strings.Contains(plain, "REASON") {
+			t.Errorf("REASON shown without -o wide:\n%s", plain)
+		}
+
 		var lease coordinationv1.Lease
 		key := types.NamespacedName{Namespace: "default", Name: "tenant-operator.tenancy.kubetenant.io"}
 		for end := time.Now().Add(30 * time.Second); (c.Get(ctx, key, &lease) != nil || lease.Spec.HolderIdentity == nil) && time.Now().Before(end); {
