@@ -221,6 +221,26 @@ func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA string, pr
 	readErr(err)
 	in.PR.Files, err = repo.ChangedFiles(ctx, mb, headSHA)
 	readErr(err)
+	// Kubernetes manifests in the folders configured for docker.
+	var kpairs []pin.FilePair
+	kdirs := in.Config.KubernetesDirs(in.Dependabot)
+	for _, f := range in.PR.Files {
+		if !pin.IsKubernetesManifest(f, kdirs) {
+			continue
+		}
+		pair := pin.FilePair{Path: f}
+		if data, err := fs.ReadFile(mbTree, f); err == nil {
+			pair.Base = data
+		}
+		if data, err := fs.ReadFile(headTree, f); err == nil {
+			pair.Head = data
+		}
+		kpairs = append(kpairs, pair)
+	}
+	images, err := pin.DiffImages(kpairs)
+	readErr(err)
+	in.Changes = append(in.Changes, images...)
+
 	// The audit of the changed manifests, as the App's check run shows it.
 	heads := map[string][]byte{}
 	for _, f := range in.PR.Files {

@@ -204,7 +204,8 @@ func (g *Gatherer) readChanges(ctx context.Context, gh *github.Client, t Target,
 		return nil
 	}
 	mergeBase := cmp.GetMergeBaseCommit().GetSHA()
-	var pairs []pin.FilePair
+	kdirs := in.Config.KubernetesDirs(in.Dependabot)
+	var pairs, kpairs []pin.FilePair
 	var baseTree, headTree map[string]entry
 	for _, f := range files {
 		name := f.GetFilename()
@@ -214,7 +215,8 @@ func (g *Gatherer) readChanges(ctx context.Context, gh *github.Client, t Target,
 			before = f.GetPreviousFilename()
 			in.PR.Files = append(in.PR.Files, before)
 		}
-		if !pin.IsManifest(name) && !pin.IsManifest(before) {
+		kube := pin.IsKubernetesManifest(name, kdirs) || pin.IsKubernetesManifest(before, kdirs)
+		if !pin.IsManifest(name) && !pin.IsManifest(before) && !kube {
 			continue
 		}
 		if baseTree == nil {
@@ -245,13 +247,21 @@ func (g *Gatherer) readChanges(ctx context.Context, gh *github.Client, t Target,
 			}
 			*side.dst = data
 		}
+		if kube {
+			kpairs = append(kpairs, pair)
+			continue
+		}
 		pairs = append(pairs, pair)
 	}
 	changes, err := pin.DiffFiles(pairs)
 	if err != nil {
 		fail("%w", err)
 	}
-	in.Changes = changes
+	images, err := pin.DiffImages(kpairs)
+	if err != nil {
+		fail("%w", err)
+	}
+	in.Changes = append(changes, images...)
 	return pairs
 }
 
