@@ -130,6 +130,15 @@ func TestGoWorkspaceSelection(t *testing.T) {
 			head: with(map[string]string{"go.mod": "module example.com/root\n\ngo 1.22\n\nrequire k8s.io/api v0.38.0\n"}),
 			want: "v0.38.0",
 		},
+		{
+			name: "item 2: use of a fork that declares the pinned path",
+			head: with(map[string]string{
+				"go.work":     "go 1.22\n\nuse (\n\t.\n\t./fork\n\t./operator\n)\n",
+				"fork/go.mod": "module k8s.io/api\n\ngo 1.22\n",
+				"fork/doc.go": "package api\n",
+			}),
+			want: "dir=fork",
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
