@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
@@ -198,6 +199,11 @@ func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA string, pr
 	records, warnings, err := adr.Load(baseTree, cfg.ADRPaths)
 	readErr(err)
 	in.Pins, in.Warnings = adr.Pins(records), warnings
+	if dc, err := dependabot.Load(baseTree); err != nil {
+		in.Warnings = append(in.Warnings, adr.Warning{Path: dependabot.Paths[0], Message: err.Error()})
+	} else {
+		in.Dependabot = dc
+	}
 
 	mbTree, err := repo.Tree(ctx, mb)
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 )
@@ -121,6 +122,27 @@ func (g *Gatherer) Gather(ctx context.Context, gh *github.Client, t Target) (*Ga
 			fail("reading ADRs: %w", err)
 		}
 		in.Pins, in.Warnings = adr.Pins(records), warnings
+		// The repository's dependabot.yml names its ecosystems in the
+		// comment; it is fetched like the ADRs, by blob SHA, so a warm
+		// pull request pays nothing for it. A malformed one is a warning:
+		// the comment falls back to pinbot's names.
+		for _, p := range dependabot.Paths {
+			e, ok := baseTree[p]
+			if !ok {
+				continue
+			}
+			data, err := g.blob(ctx, gh, t, e.sha)
+			if err != nil {
+				fail("reading %s at %s: %w", p, short(baseSHA), err)
+				break
+			}
+			cfg, err := dependabot.Parse(data)
+			if err != nil {
+				in.Warnings = append(in.Warnings, adr.Warning{Path: p, Message: err.Error()})
+			}
+			in.Dependabot = cfg
+			break
+		}
 	}
 	for _, p := range in.Pins {
 		if p.Enforced {
