@@ -253,6 +253,49 @@ func (g *Gatherer) readChanges(ctx context.Context, gh *github.Client, t Target,
 		}
 		pairs = append(pairs, pair)
 	}
+	// A Go workspace selects versions across all its modules: when a go.mod
+	// or go.work changes, pin.DiffFiles needs every go.mod and go.work of
+	// both trees (issue 17, items 1 and 2).
+	goFile := func(p string) bool {
+		_, ok := pin.FormatOf(p)
+		return ok && (path.Base(p) == "go.mod" || path.Base(p) == "go.work")
+	}
+	if slices.ContainsFunc(pairs, func(f pin.FilePair) bool { return goFile(f.Path) || goFile(f.BasePath) }) {
+		listed := map[string]bool{}
+		for _, f := range pairs {
+			listed[f.Path], listed[f.BasePath] = true, true
+		}
+		var extra []string
+		for _, tr := range []map[string]entry{baseTree, headTree} {
+			for p := range tr {
+				if goFile(p) && !listed[p] {
+					listed[p] = true
+					extra = append(extra, p)
+				}
+			}
+		}
+		slices.Sort(extra)
+		for _, p := range extra {
+			pair := pin.FilePair{Path: p}
+			for _, side := range []struct {
+				tree map[string]entry
+				dst  *[]byte
+				at   string
+			}{{baseTree, &pair.Base, mergeBase}, {headTree, &pair.Head, head}} {
+				e, ok := side.tree[p]
+				if !ok {
+					continue
+				}
+				data, err := g.blob(ctx, gh, t, e.sha)
+				if err != nil {
+					fail("reading %s at %s: %w", p, short(side.at), err)
+					continue
+				}
+				*side.dst = data
+			}
+			pairs = append(pairs, pair)
+		}
+	}
 	changes, err := pin.DiffFiles(pairs)
 	if err != nil {
 		fail("%w", err)
