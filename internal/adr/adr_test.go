@@ -227,6 +227,7 @@ We pin kopf.
 				{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Upstream: []string{"nolar/kopf#1172"}, Enforced: true, Source: pin.Source{Number: 4, Title: "Pin kopf", Path: "doc/adr/0004-pin-kopf.md", Line: 19, Status: "accepted"}},
 				{Ecosystem: pin.Gomod, Package: "github.com/google/go-github/v60", Version: "v60.0.0", Upstream: []string{"nolar/kopf#1172"}, Enforced: true, Source: pin.Source{Number: 4, Title: "Pin kopf", Path: "doc/adr/0004-pin-kopf.md", Line: 20, Status: "accepted"}},
 			}},
+		warnings: []string{`doc/adr/0004-pin-kopf.md:11: kopf==1.42.0 is written outside the decision and is not a pin`},
 	},
 	{
 		name: "nygard constraint in a decision sentence, superseded",
@@ -239,8 +240,9 @@ We pin kopf.
 		name: "nygard without status is accepted; MADR 2 status line",
 		path: "adr/notes.md",
 		data: "# ADR 14: Use X\n\n* Status: accepted (2026-01-02)\n\nWe use x.org/y@v1.2.3.\n",
-		want: Record{Number: 14, Title: "Use X", Path: "adr/notes.md", Status: "accepted (2026-01-02)", Enforced: true, Format: Nygard,
-			Pins: []pin.Pin{{Ecosystem: pin.Gomod, Package: "x.org/y", Version: "v1.2.3", Enforced: true, Source: pin.Source{Number: 14, Title: "Use X", Path: "adr/notes.md", Line: 5, Status: "accepted (2026-01-02)"}}}},
+		// Prose outside a Decision or Pins section is no pin (issue 17, item 14).
+		want:     Record{Number: 14, Title: "Use X", Path: "adr/notes.md", Status: "accepted (2026-01-02)", Enforced: true, Format: Nygard},
+		warnings: []string{`adr/notes.md:5: x.org/y@v1.2.3 is written outside the decision`},
 	},
 	{
 		name:     "nygard empty pins section warns",
@@ -333,7 +335,7 @@ func (f failFS) Open(name string) (fs.File, error) {
 
 func TestLoadReadErrorFailsClosed(t *testing.T) {
 	fsys := failFS{fstest.MapFS{
-		"adr/0001-a.md": {Data: []byte("# A\n\nkopf==1.40.1\n")},
+		"adr/0001-a.md": {Data: []byte("# A\n\n## Decision\n\nkopf==1.40.1\n")},
 		"adr/0002-b.md": {Data: []byte("# B\n")},
 	}}
 	recs, _, err := Load(fsys, DefaultDirs)

@@ -256,14 +256,32 @@ func (p *parser) mapping(m *yaml.Node, fromText bool) {
 	if !fromText {
 		return
 	}
+	var pins []pin.Pin
+	text := ""
 	dec, ok := lookup(m, "decision")
-	if !ok {
-		return
+	if ok {
+		text = scalarText(dec)
+		pins = p.scanText(text, dec.Line)
 	}
-	text := scalarText(dec)
-	pins := p.scanText(text, dec.Line)
+	// Other keys hold pins only in the explicit "constraint is:" form;
+	// anything else there is prose and gets a warning (issue 17, item 14).
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Value == "decision" || k.Value == "title" || k.Value == "number" || k.Value == "status" {
+			continue
+		}
+		other := scalarText(v)
+		found := p.constraintForms(other, v.Line)
+		pins = append(pins, found...)
+		p.warnProse(other, v.Line, found, `the record's Decision (its "decision" key)`)
+	}
+	pins = p.dedupePins(pins)
 	if len(pins) == 0 {
 		return
+	}
+	line := 0
+	if dec != nil {
+		line = dec.Line
 	}
 	ups := upstreamRefs(text)
 	if len(ups) == 0 {
@@ -275,7 +293,7 @@ func (p *parser) mapping(m *yaml.Node, fromText bool) {
 	}
 	for i := range pins {
 		pins[i].Upstream = ups
-		pins[i].Source.Line = p.locate(dec.Line, pins[i].Package, pins[i].Version)
+		pins[i].Source.Line = p.locate(line, pins[i].Package, pins[i].Version)
 	}
 	p.rec.Pins = append(p.rec.Pins, pins...)
 }

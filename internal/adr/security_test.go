@@ -126,3 +126,67 @@ func TestLoadDropsNothingSilently(t *testing.T) {
 		}
 	}
 }
+
+// Issue 17, item 14: constraints in prose are pins only in the decision (a
+// YAML record's decision, a Markdown Decision or Pins section) or in the
+// explicit "The constraint is: ..." form; elsewhere they are ignored with a
+// warning that says how to make them a pin.
+func TestProsePinsOnlyInTheDecision(t *testing.T) {
+	tests := []struct {
+		name    string
+		path    string
+		data    string
+		pins    []string // package==version
+		warning string   // substring of a warning; "" means none
+	}{
+		{
+			name:    "level-one headings",
+			path:    "adr/0030-kopf.md",
+			data:    "# 30. Pin kopf\n\n# Context\n\nWe load-tested with aiohttp==3.9.5 and saw the leak.\n\n# Decision\n\nPin kopf==1.40.1.\n",
+			pins:    []string{"kopf==1.40.1"},
+			warning: "aiohttp==3.9.5",
+		},
+		{
+			name:    "no decision section",
+			path:    "adr/0031-kopf.md",
+			data:    "# 31. Notes on kopf\n\nWe load-tested with aiohttp==3.9.5.\n",
+			warning: "aiohttp==3.9.5",
+		},
+		{
+			name: "explicit constraint form anywhere",
+			path: "adr/0032-kopf.md",
+			data: "# 32. Pin kopf\n\nThe constraint is: kopf==1.40.1 (nolar/kopf#1172).\n",
+			pins: []string{"kopf==1.40.1"},
+		},
+		{
+			name:    "YAML record context",
+			path:    "adr/0033-kopf.yaml",
+			data:    "number: 33\ntitle: Pin kopf\ncontext: load-tested with aiohttp==3.9.5\ndecision: pin kopf==1.40.1\n",
+			pins:    []string{"kopf==1.40.1"},
+			warning: "aiohttp==3.9.5",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, ws := Parse(tt.path, []byte(tt.data))
+			var got []string
+			for _, p := range rec.Pins {
+				got = append(got, p.Package+"=="+p.Version)
+			}
+			if strings.Join(got, " ") != strings.Join(tt.pins, " ") {
+				t.Errorf("pins %v, want %v", got, tt.pins)
+			}
+			var all []string
+			for _, w := range ws {
+				all = append(all, w.String())
+			}
+			joined := strings.Join(all, "\n")
+			if tt.warning != "" && (!strings.Contains(joined, tt.warning) || !strings.Contains(joined, "Decision")) {
+				t.Errorf("warnings %q do not name %s and say how to make it a pin", joined, tt.warning)
+			}
+			if tt.warning == "" && joined != "" {
+				t.Errorf("unexpected warnings %q", joined)
+			}
+		})
+	}
+}

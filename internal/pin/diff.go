@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"reflect"
@@ -177,6 +178,10 @@ func DiffFiles(files []FilePair) ([]Change, error) {
 		if rb == nil && rh == nil {
 			continue
 		}
+		if len(base) > MaxManifestSize || len(head) > MaxManifestSize {
+			errs = append(errs, &ReadError{Path: name, Err: errTooLarge})
+			continue
+		}
 		cs, _, err := diffSides(name, rb, rh, base, head)
 		if err != nil {
 			errs = append(errs, err)
@@ -196,14 +201,35 @@ func manifestReader(p string) reader {
 	return readerFor(p)
 }
 
-// readOptional reads a file, returning nil for a file that does not exist.
+// MaxManifestSize bounds the manifests and lock files pinbot reads: 64 MiB,
+// three times the largest real package-lock.json seen (about 20 MB). A
+// larger file is a ReadError (fail closed), so that a pull request cannot
+// exhaust pinbot's memory; readers use memory linear in the size below it.
+const MaxManifestSize = 64 << 20
+
+// errTooLarge is the problem of a file over MaxManifestSize.
+var errTooLarge = fmt.Errorf("the file is larger than %d bytes (64 MiB), the most pinbot reads; it cannot tell what the file declares", MaxManifestSize)
+
+// readOptional reads a file of at most MaxManifestSize bytes, returning nil
+// for a file that does not exist.
 func readOptional(fsys fs.FS, p string) ([]byte, error) {
-	b, err := fs.ReadFile(fsys, p)
+	f, err := fsys.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, &ReadError{Path: p, Err: err}
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > MaxManifestSize {
+		return nil, &ReadError{Path: p, Err: errTooLarge}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxManifestSize+1))
+	if err != nil {
+		return nil, &ReadError{Path: p, Err: err}
+	}
+	if len(b) > MaxManifestSize {
+		return nil, &ReadError{Path: p, Err: errTooLarge}
 	}
 	if b == nil {
 		b = []byte{}

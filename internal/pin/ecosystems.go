@@ -1,6 +1,7 @@
 package pin
 
 import (
+	"path"
 	"strings"
 )
 
@@ -18,7 +19,7 @@ const (
 
 // moreEcosystems is appended to Ecosystems; kept here so that each
 // ecosystem's registration lives beside its readers.
-var moreEcosystems = []Ecosystem{Cargo}
+var moreEcosystems = []Ecosystem{Cargo, Bundler, Composer, NuGet, Maven, Gradle, Terraform}
 
 func init() { Ecosystems = append(Ecosystems, moreEcosystems...) }
 
@@ -64,10 +65,26 @@ var moreDatasources = map[string]Ecosystem{"crate": Cargo, "rubygems": Bundler, 
 	"terraform-provider": Terraform, "terraform-module": Terraform}
 
 // moreFormats are the dependency file formats of the added ecosystems; the
-// formats table (formats.go) ends with them.
+// formats table (formats.go) ends with them. A row without a reader is a
+// form pinbot refuses to read (ADR 0182): a change to such a file, in a
+// repository with a pin of its ecosystem, is an error (ADR 0200).
 var moreFormats = []Format{
 	{Name: "Cargo.toml", Ecosystem: Cargo, match: base("Cargo.toml"), read: readCargoToml},
 	{Name: "Cargo.lock", Ecosystem: Cargo, match: base("Cargo.lock"), read: readCargoLock},
+	{Name: "Gemfile", Ecosystem: Bundler, match: base("Gemfile", "gems.rb"), read: readGemfile},
+	{Name: "Gemfile.lock", Ecosystem: Bundler, match: base("Gemfile.lock", "gems.locked"), read: readGemfileLock},
+	{Name: "composer.json", Ecosystem: Composer, match: base("composer.json"), read: readComposerJSON},
+	{Name: "composer.lock", Ecosystem: Composer, match: base("composer.lock"), read: readComposerLock},
+	{Name: "MSBuild project", Ecosystem: NuGet, match: isMSBuildProject, read: readNuGetProject},
+	{Name: "packages.config", Ecosystem: NuGet, match: lowerBase("packages.config"), read: readPackagesConfig},
+	{Name: "packages.lock.json", Ecosystem: NuGet, match: lowerBase("packages.lock.json"), read: readNuGetLock},
+	{Name: "pom.xml", Ecosystem: Maven, match: base("pom.xml"), read: readPom},
+	{Name: "Gradle version catalog", Ecosystem: Gradle, match: isGradleCatalog, read: readGradleCatalog},
+	{Name: "gradle.lockfile", Ecosystem: Gradle, match: isGradleLockfile, read: readGradleLockfile},
+	{Name: "Gradle build script", Ecosystem: Gradle, match: isGradleScript},
+	{Name: "Terraform configuration", Ecosystem: Terraform, match: ext(".tf"), read: readTerraform},
+	{Name: "Terraform JSON configuration", Ecosystem: Terraform, match: ext(".tf.json")},
+	{Name: ".terraform.lock.hcl", Ecosystem: Terraform, match: base(".terraform.lock.hcl"), read: readTerraformLock},
 }
 
 // normalizeMore normalises package names of the added ecosystems: crates.io
@@ -106,7 +123,13 @@ type moreRule func(v string) (ver string, ok bool)
 // version), writing the pinned version keeps the pin and the lock file
 // guards the resolution.
 var moreRules = map[Ecosystem]moreRule{
-	Cargo: cargoExact,
+	Cargo:     cargoExact,
+	Bundler:   gemExact,
+	Composer:  composerExact,
+	NuGet:     bracketExact,
+	Maven:     bracketExact,
+	Gradle:    gradleExact,
+	Terraform: terraformExact,
 }
 
 // sameMoreVersion compares two exact versions of an added ecosystem: a
@@ -164,4 +187,83 @@ func bracketExact(v string) (string, bool) {
 		v = strings.TrimSpace(v[1 : len(v)-1])
 	}
 	return v, isPlainVersion(v)
+}
+
+// ext matches files whose name ends in suffix.
+func ext(suffix string) func(string) bool {
+	return func(p string) bool { return strings.HasSuffix(p, suffix) && path.Base(p) != suffix }
+}
+
+// lowerBase matches files with one of these base names, ignoring case (as
+// NuGet does on Windows).
+func lowerBase(names ...string) func(string) bool {
+	return func(p string) bool {
+		b := path.Base(p)
+		for _, n := range names {
+			if strings.EqualFold(b, n) {
+				return true
+			}
+		}
+		return false
+	}
+}
+
+// isMSBuildProject matches MSBuild project files and the props files that
+// declare NuGet package versions for a directory tree.
+func isMSBuildProject(p string) bool {
+	lower := strings.ToLower(path.Base(p))
+	switch path.Ext(lower) {
+	case ".csproj", ".fsproj", ".vbproj":
+		return true
+	}
+	return lower == "directory.packages.props" || lower == "directory.build.props" || lower == "directory.build.targets"
+}
+
+// isGradleCatalog matches version catalogs in the gradle folder
+// (gradle/libs.versions.toml and other *.versions.toml beside it).
+func isGradleCatalog(p string) bool {
+	return strings.HasSuffix(path.Base(p), ".versions.toml") && path.Base(path.Dir(p)) == "gradle"
+}
+
+// isGradleLockfile matches gradle.lockfile and the per-configuration
+// lock files of gradle/dependency-locks.
+func isGradleLockfile(p string) bool {
+	b := path.Base(p)
+	return b == "gradle.lockfile" || strings.HasSuffix(b, ".lockfile") && path.Base(path.Dir(p)) == "dependency-locks"
+}
+
+// isGradleScript matches Gradle build scripts, which pinbot refuses to
+// read (ADR 0182): their versions are computed by Groovy or Kotlin code.
+func isGradleScript(p string) bool {
+	switch path.Base(p) {
+	case "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts":
+		return true
+	}
+	return false
+}
+
+// tomlKeyLine returns the 1-based line of key in the TOML table header
+// (as written between the brackets, "libraries"), falling back to the
+// first occurrence of key anywhere, for error messages.
+func tomlKeyLine(data []byte, table, key string) int {
+	lines := strings.Split(string(data), "\n")
+	in := table == ""
+	for i, l := range lines {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "[") {
+			in = strings.Trim(t, "[] \t") == table
+			continue
+		}
+		if !in {
+			continue
+		}
+		k := strings.Trim(t, `"'`)
+		if strings.HasPrefix(k, key) {
+			rest := strings.TrimLeft(strings.Trim(k[len(key):], `"'`), " \t")
+			if strings.HasPrefix(rest, "=") || strings.HasPrefix(rest, ".") {
+				return i + 1
+			}
+		}
+	}
+	return lineOf(data, key)
 }

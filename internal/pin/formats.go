@@ -55,11 +55,11 @@ var coreFormats = []Format{
 	{Name: "Pipfile", Ecosystem: Pip, match: base("Pipfile"), read: readPipfile},
 	{Name: "Pipfile.lock", Ecosystem: Pip, match: base("Pipfile.lock"), read: readPipfileLock},
 	{Name: "pip requirements", Ecosystem: Pip, match: isRequirementsPath, read: readRequirements},
-	{Name: "pdm.lock", Ecosystem: Pip, match: base("pdm.lock")},
+	{Name: "pdm.lock", Ecosystem: Pip, match: base("pdm.lock"), read: readPDMLock},
 	{Name: "pylock.toml", Ecosystem: Pip, match: isPylock},
 	{Name: "conda environment", Ecosystem: Pip, match: base("environment.yml", "environment.yaml", "conda.yml", "conda.yaml")},
-	{Name: "setup.cfg", Ecosystem: Pip, match: base("setup.cfg")},
-	{Name: "setup.py", Ecosystem: Pip, match: base("setup.py")},
+	{Name: "setup.cfg", Ecosystem: Pip, match: base("setup.cfg"), read: readSetupCfg},
+	{Name: "setup.py", Ecosystem: Pip, match: base("setup.py"), read: readSetupPy},
 	{Name: "rye requirements.lock", Ecosystem: Pip, match: isRyeLock},
 	// Go.
 	{Name: "go.mod", Ecosystem: Gomod, match: base("go.mod"), read: readGoMod},
@@ -76,7 +76,7 @@ var coreFormats = []Format{
 	{Name: "Helm v1 requirements.yaml", Ecosystem: Helm, match: base("requirements.yaml")},
 	// Docker.
 	{Name: "Dockerfile", Ecosystem: Docker, match: isDockerfilePath, read: readDockerfile},
-	{Name: "compose file", Ecosystem: Docker, match: isComposePath},
+	{Name: "compose file", Ecosystem: Docker, match: isComposePath, read: readCompose},
 	// GitHub Actions.
 	{Name: "workflow", Ecosystem: Actions, match: isWorkflowPath, read: readWorkflow},
 	{Name: "action.yml", Ecosystem: Actions, match: base("action.yml", "action.yaml"), read: readWorkflow},

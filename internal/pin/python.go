@@ -16,7 +16,21 @@ import (
 
 // decodeTOML decodes data into v, turning a syntax or type error into a
 // ReadError with the line.
+//
+// Keys are matched exactly (see strictkeys.go): the document is first
+// decoded into maps, and a key differing only in case from another key of
+// its table or from a field of v is a ReadError.
 func decodeTOML(name string, data []byte, v any) error {
+	var generic map[string]any
+	if err := toml.Unmarshal(data, &generic); err == nil {
+		if err := checkTOMLKeys(generic, fieldsOf(v, "toml")); err != nil {
+			return &ReadError{Path: name, Line: lineOfKey(data, err), Err: err}
+		}
+		if m, ok := v.(*map[string]any); ok {
+			*m = generic
+			return nil
+		}
+	}
 	if err := toml.Unmarshal(data, v); err != nil {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
@@ -96,6 +110,8 @@ func readPyproject(name string, data []byte) (parsed, error) {
 	for _, k := range sortedKeys(sources) {
 		out = append(out, dep{eco: Pip, pkg: NormalizeName(Pip, k), section: "tool.uv.sources", value: "source " + compactTOML(sources[k])})
 	}
+
+	pdmHatchDeps(tool, reqs)
 
 	poetry := table(tool["poetry"], "tool.poetry")
 	poetryDeps := func(section string, v any) {
@@ -348,9 +364,17 @@ func readRequirements(name string, data []byte) (parsed, error) {
 	for i := 0; i < len(lines); i++ {
 		lineNo := i + 1
 		line := lines[i]
-		for strings.HasSuffix(line, `\`) && i+1 < len(lines) {
-			i++
-			line = strings.TrimSuffix(line, `\`) + " " + lines[i]
+		if strings.HasSuffix(line, `\`) && i+1 < len(lines) {
+			// Join continued lines in one buffer: appending to a string
+			// line by line is quadratic in a long hash-pinned entry.
+			var b strings.Builder
+			b.WriteString(strings.TrimSuffix(line, `\`))
+			for strings.HasSuffix(lines[i], `\`) && i+1 < len(lines) {
+				i++
+				b.WriteByte(' ')
+				b.WriteString(strings.TrimSuffix(lines[i], `\`))
+			}
+			line = b.String()
 		}
 		line = strings.TrimSuffix(line, `\`)
 		line = stripComment(line)
@@ -495,21 +519,22 @@ func readPipfile(name string, data []byte) (parsed, error) {
 // readPipfileLock reads the resolved versions of a Pipfile.lock ("default",
 // "develop" and custom categories; versions are written "==1.40.1").
 func readPipfileLock(name string, data []byte) (parsed, error) {
+	type lockedPkg struct {
+		Version string `json:"version"`
+		Git     string `json:"git"`
+		Ref     string `json:"ref"`
+		Path    string `json:"path"`
+	}
 	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return parsed{}, jsonError(name, data, err)
+	if err := decodeJSONFields(name, data, &doc, lockedPkg{}); err != nil {
+		return parsed{}, err
 	}
 	var out []dep
 	for _, sec := range sortedKeys(doc) {
 		if sec == "_meta" {
 			continue
 		}
-		var pkgs map[string]struct {
-			Version string `json:"version"`
-			Git     string `json:"git"`
-			Ref     string `json:"ref"`
-			Path    string `json:"path"`
-		}
+		var pkgs map[string]lockedPkg
 		if err := json.Unmarshal(doc[sec], &pkgs); err != nil {
 			return parsed{}, &ReadError{Path: name, Line: lineOf(data, `"`+sec+`"`), Err: fmt.Errorf("%s: want an object of packages: %w", sec, err)}
 		}

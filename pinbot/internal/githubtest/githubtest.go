@@ -13,11 +13,17 @@
 package githubtest
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/tls"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
+	"math/big"
+	"net"
 	"net/http/httptest"
 	"slices"
 	"sort"
@@ -69,6 +75,10 @@ type Options struct {
 	// missing permission fails the test when it ends, so that no test
 	// passes while pinbot needs a permission the manifest lacks.
 	Permissions map[string]string
+	// TLS serves HTTPS with a certificate for 127.0.0.1 signed by a private
+	// CA made for this simulator (CACertPEM), as a GitHub Enterprise Server
+	// behind a company CA is.
+	TLS bool
 }
 
 // The App key is generated once per test binary: RSA key generation is slow
@@ -86,12 +96,15 @@ type Server struct {
 	key  *rsa.PrivateKey
 	tb   testing.TB
 
-	mu            sync.Mutex
-	nextID        int64
-	repos         map[string]*Repo
-	tokens        map[string]token
-	denied        []string
-	routes        []string // every "METHOD pattern" served
+	mu     sync.Mutex
+	nextID int64
+	repos  map[string]*Repo
+	tokens map[string]token
+	denied []string
+	routes []string // every "METHOD pattern" served
+
+	registrations map[string]*registration // manifest-flow codes
+	caPEM         []byte                   // with Options.TLS
 	faults        []*Fault
 	stats         Stats
 	remaining     int
@@ -145,7 +158,18 @@ func New(tb testing.TB, opts Options) *Server {
 		repos: map[string]*Repo{}, tokens: map[string]token{}, archives: map[string]string{},
 		remaining: 5000, stats: Stats{ByRoute: map[string]int{}},
 	}
-	s.ts = httptest.NewServer(s.handler())
+	s.ts = httptest.NewUnstartedServer(s.handler())
+	if opts.TLS {
+		ca, leaf, err := privateCA()
+		if err != nil {
+			tb.Fatalf("making the simulator's CA: %v", err)
+		}
+		s.caPEM = ca
+		s.ts.TLS = &tls.Config{Certificates: []tls.Certificate{leaf}}
+		s.ts.StartTLS()
+	} else {
+		s.ts.Start()
+	}
 	tb.Cleanup(s.ts.Close)
 	if fromManifest {
 		tb.Cleanup(func() {
@@ -161,6 +185,46 @@ func New(tb testing.TB, opts Options) *Server {
 type token struct {
 	expires     time.Time
 	permissions map[string]string
+}
+
+// CACertPEM is the private CA that signed the certificate of a simulator
+// started with Options.TLS (nil otherwise).
+func (s *Server) CACertPEM() []byte { return s.caPEM }
+
+// privateCA makes a CA and a certificate for 127.0.0.1 and localhost
+// signed by it, valid for a day.
+func privateCA() (caPEM []byte, leaf tls.Certificate, err error) {
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, leaf, err
+	}
+	now := time.Now()
+	caTmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "githubtest private CA"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		return nil, leaf, err
+	}
+	ca, _ := x509.ParseCertificate(caDER)
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, leaf, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}, DNSNames: []string{"localhost"},
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+	if err != nil {
+		return nil, leaf, err
+	}
+	leaf = tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}), leaf, nil
 }
 
 // Denied lists the requests refused for a missing permission, as

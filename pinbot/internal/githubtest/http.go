@@ -62,6 +62,7 @@ func (s *Server) handler() http.Handler {
 		})
 	}
 	route("POST /app/installations/{id}/access_tokens", false, s.accessToken)
+	route("POST /app-manifests/{code}/conversions", false, s.conversion)
 	route("GET /repos/{owner}/{repo}", true, s.getRepo)
 	route("GET /repos/{owner}/{repo}/contents/{path...}", true, s.getContents)
 	route("GET /repos/{owner}/{repo}/git/trees/{sha}", true, s.getTree)
@@ -85,8 +86,20 @@ func (s *Server) handler() http.Handler {
 	route("GET /repos/{owner}/{repo}/tarball/{ref...}", true, s.tarball)
 	route("GET /_codeload/{owner}/{repo}/legacy.tar.gz/{sha}", false, s.codeload)
 
+	// The web pages of the manifest flow, outside the API.
+	web := http.NewServeMux()
+	web.HandleFunc("/settings/apps/new", s.newAppForm)
+	web.HandleFunc("/organizations/{org}/settings/apps/new", s.newAppForm)
+
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/settings/") || strings.HasPrefix(r.URL.Path, "/organizations/") {
+			web.ServeHTTP(w, r)
+			return
+		}
 		base := "http://" + r.Host + "/"
+		if r.TLS != nil {
+			base = "https://" + r.Host + "/"
+		}
 		if p, ok := strings.CutPrefix(r.URL.Path, "/api/v3/"); ok {
 			base += "api/v3/"
 			r.URL.Path = "/" + p

@@ -37,6 +37,7 @@ func write(p string) grant { return grant{perm: p, level: "write"} }
 // permission GitHub requires for it. Routes missing from it are refused.
 var permissionTable = map[string]need{
 	"POST /app/installations/{id}/access_tokens":                need{doc: "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app"}, // App JWT
+	"POST /app-manifests/{code}/conversions":                    need{doc: "https://docs.github.com/rest/apps/apps#create-a-github-app-from-a-manifest"},            // no authentication
 	"GET /repos/{owner}/{repo}":                                 needs("repos/repos#get-a-repository", read("metadata")),
 	"GET /repos/{owner}/{repo}/contents/{path...}":              needs("repos/contents#get-repository-content", read("contents")),
 	"GET /repos/{owner}/{repo}/git/trees/{sha}":                 needs("git/trees#get-a-tree", read("contents")),

@@ -54,3 +54,31 @@ func TestNeedAllows(t *testing.T) {
 		t.Errorf("accepted on an issue = %q", got)
 	}
 }
+
+// TestValidateManifest: the simulator refuses what GitHub refuses.
+func TestValidateManifest(t *testing.T) {
+	ok := appManifest{Name: "pinbot", URL: "https://example.com", RedirectURL: "http://127.0.0.1:1/callback",
+		DefaultPermissions: map[string]string{"pull_requests": "write"}, DefaultEvents: []string{"pull_request"}}
+	ok.HookAttributes.URL = "https://pinbot.example.com/webhook"
+	if msg := validateManifest(ok); msg != "" {
+		t.Fatalf("valid manifest refused: %s", msg)
+	}
+	for name, edit := range map[string]func(*appManifest){
+		"no name":             func(m *appManifest) { m.Name = "" },
+		"long name":           func(m *appManifest) { m.Name = strings.Repeat("a", 35) },
+		"no hook url":         func(m *appManifest) { m.HookAttributes.URL = "" },
+		"no redirect":         func(m *appManifest) { m.RedirectURL = "" },
+		"relative url":        func(m *appManifest) { m.RedirectURL = "/callback" },
+		"bad level":           func(m *appManifest) { m.DefaultPermissions["checks"] = "admin" },
+		"unknown event":       func(m *appManifest) { m.DefaultEvents = append(m.DefaultEvents, "gollum") },
+		"event without perms": func(m *appManifest) { m.DefaultEvents = append(m.DefaultEvents, "check_run") },
+	} {
+		m := ok
+		m.DefaultPermissions = map[string]string{"pull_requests": "write"}
+		m.DefaultEvents = []string{"pull_request"}
+		edit(&m)
+		if validateManifest(m) == "" {
+			t.Errorf("%s: accepted", name)
+		}
+	}
+}
