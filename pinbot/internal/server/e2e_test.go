@@ -523,7 +523,7 @@ func TestEnterpriseServerPrefix(t *testing.T) {
 	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
 	w := blocked
-	w.notContain = []string{"Upstream nolar/kopf#1172 is"}
+	w.notContain = []string{"/nolar/kopf/issues/1172) ("}
 	h.check(r, n, w)
 	if st := sim.Stats(); st.TokenRequests == 0 || st.ByRoute["POST /app/installations/{id}/access_tokens"] == 0 {
 		t.Errorf("no token request reached the simulator: %s", st)
