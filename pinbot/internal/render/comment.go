@@ -6,6 +6,7 @@ package render
 import (
 	"fmt"
 	"net/url"
+	"path"
 	"regexp"
 	"slices"
 	"sort"
@@ -111,12 +112,8 @@ func Comment(r enforce.Result, repo Repo, upstream map[string]string) string {
 	b.WriteString("- Or stop the bots from proposing this update:\n\n")
 	b.WriteString("<details><summary>Dependabot <code>ignore</code> entry (<code>.github/dependabot.yml</code>)</summary>\n\n")
 	b.WriteString("```yaml\n")
-	for _, eco := range ecosystems(moving) {
-		if eco == pin.Pip {
-			b.WriteString("# under the updates entry with package-ecosystem: \"pip\" (or \"uv\")\n")
-			continue
-		}
-		fmt.Fprintf(&b, "# under the updates entry with package-ecosystem: %q\n", dependabotEcosystem(eco))
+	for _, line := range ignoreTargets(r, moving) {
+		b.WriteString("# under the updates entry with " + line + "\n")
 	}
 	b.WriteString("ignore:\n")
 	for _, p := range pkgs {
@@ -193,16 +190,29 @@ func packages(ps []enforce.PinResult) []string {
 	return dedupe(out)
 }
 
-func ecosystems(ps []enforce.PinResult) []pin.Ecosystem {
-	var out []pin.Ecosystem
-	seen := map[pin.Ecosystem]bool{}
+// ignoreTargets names the dependabot.yml entries the ignore snippet belongs
+// under: the package-ecosystem (and directory) the repository's own
+// configuration uses for each moving manifest, or pinbot's guess when the
+// configuration has no entry for it.
+func ignoreTargets(r enforce.Result, ps []enforce.PinResult) []string {
+	var out []string
 	for _, p := range ps {
-		if !seen[p.Change.Ecosystem] {
-			seen[p.Change.Ecosystem] = true
-			out = append(out, p.Change.Ecosystem)
+		c := p.Change
+		if name, ok := r.Dependabot.EcosystemFor(c.Ecosystem, c.Manifest); ok {
+			dir := "/" + strings.Trim(path.Dir(c.Manifest), "./")
+			if c.Ecosystem == pin.Actions {
+				dir = "/"
+			}
+			out = append(out, fmt.Sprintf("package-ecosystem: %q, directory: %q", name, dir))
+			continue
 		}
+		if c.Ecosystem == pin.Pip {
+			out = append(out, "package-ecosystem: \"pip\" (or \"uv\")")
+			continue
+		}
+		out = append(out, fmt.Sprintf("package-ecosystem: %q", dependabotEcosystem(c.Ecosystem)))
 	}
-	return out
+	return dedupe(out)
 }
 
 func sources(ps []enforce.PinResult) []pin.Source {

@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/audit"
+	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/lru"
@@ -127,7 +129,7 @@ type CheckRun struct {
 // with the ADRs, and cached with them by blob SHA: a warm pull request on an
 // unchanged base reads none of them. Ecosystem configuration (such as
 // .github/dependabot.yml) joins this list.
-var BaseFiles = []string{enforce.ConfigPath}
+var BaseFiles = append([]string{enforce.ConfigPath}, dependabot.Paths...)
 
 // Rules is what a base commit says: its configuration, ADRs and pins.
 type Rules struct {
@@ -137,6 +139,10 @@ type Rules struct {
 	Warnings []adr.Warning
 	// Files holds the BaseFiles that exist, by path.
 	Files map[string][]byte
+	// Dependabot is the base's dependabot.yml (empty when absent or
+	// malformed; a malformed one is a warning, the comment then falls back
+	// to pinbot's ecosystem names).
+	Dependabot dependabot.Config
 	// Errors are what could not be read; each fails the decision closed.
 	Errors []error
 	// Enforced counts the enforced pins.
@@ -183,6 +189,18 @@ func LoadRules(fsys fs.FS) *Rules {
 		r.Errors = append(r.Errors, fmt.Errorf("reading ADRs: %w", err))
 	}
 	r.Records, r.Pins, r.Warnings = records, adr.Pins(records), warnings
+	for _, p := range dependabot.Paths {
+		data, ok := r.Files[p]
+		if !ok {
+			continue
+		}
+		cfg, err := dependabot.Parse(data)
+		if err != nil {
+			r.Warnings = append(r.Warnings, adr.Warning{Path: p, Message: err.Error()})
+		}
+		r.Dependabot = cfg
+		break
+	}
 	for _, p := range r.Pins {
 		if p.Enforced {
 			r.Enforced++
@@ -297,13 +315,13 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 	}
 	rules := g.Rules(ctx, src, t.Repo, pr.BaseSHA)
 	out.Rules = rules
-	in.Config, in.Pins, in.Warnings = rules.Config, rules.Pins, rules.Warnings
+	in.Config, in.Pins, in.Warnings, in.Dependabot = rules.Config, rules.Pins, slices.Clone(rules.Warnings), rules.Dependabot
 	in.ReadErrors = append(in.ReadErrors, rules.Errors...)
 	if rules.Enforced == 0 && len(in.ReadErrors) == 0 {
 		return out
 	}
 
-	g.changes(ctx, src, t, in, fail)
+	g.changes(ctx, src, t, rules.Records, in, fail)
 	in.BotUpdates = enforce.Claims(in.PR, in.Config.Bots)
 
 	if t.SkipChecks {
@@ -322,7 +340,7 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 
 // changes reads the pull request's range: its files and commits, and the
 // dependency changes of its manifests between merge base and head.
-func (g *Gatherer) changes(ctx context.Context, src Source, t Target, in *enforce.Input, fail func(error)) {
+func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []adr.Record, in *enforce.Input, fail func(error)) {
 	pr := t.PR
 	cmp, err := src.Compare(ctx, pr.BaseSHA, pr.HeadSHA)
 	if err != nil {
@@ -429,6 +447,22 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, in *enforc
 		fail(err)
 	}
 	in.Changes = changes
+
+	// The warning section of the check run: explained pins the changed
+	// manifests hold that no ADR records, and pinned-by markers citing ADRs
+	// that do not exist (pinbot pins --audit covers the whole tree).
+	heads := map[string][]byte{}
+	for _, f := range files {
+		if f.Status == "removed" || !pin.IsManifest(f.Path) {
+			continue
+		}
+		if data, err := fs.ReadFile(headFS, f.Path); err == nil {
+			heads[f.Path] = data
+		}
+	}
+	for _, f := range audit.Files(heads, records) {
+		in.Warnings = append(in.Warnings, adr.Warning{Path: f.Manifest, Line: f.Line, Message: "audit: " + f.Message})
+	}
 }
 
 func isPrevious(files []ChangedFile, p string) bool {
