@@ -73,9 +73,12 @@ test: test-assets test-go test-charts ## Run every test of every module (with -r
 # The chart tests (operator/test/charttest) run once, in test-charts.
 .PHONY: test-go
 test-go: test-assets build shellcheck ## Run the Go tests of every module (the chart tests run in test-charts).
+	@# pinbot's pod-source tests start this bare control plane: the root
+	@# module cannot import the operator module's harness (ADR 0162).
+	cd operator && go build -o $(BIN)/controlplane ./test/cmd/controlplane
 	@for m in $(MODULES); do \
 		echo "==> go test $$m"; \
-		(cd $$m && TENANT_OPERATOR="$(BIN)/tenant-operator" PINBOT="$(BIN)/pinbot" \
+		(cd $$m && TENANT_OPERATOR="$(BIN)/tenant-operator" PINBOT="$(BIN)/pinbot" CONTROLPLANE="$(BIN)/controlplane" \
 			go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/test/charttest$$')) || exit 1; \
 	done
 
@@ -147,12 +150,14 @@ SOAK_FLAGS = --assets "$(KUBEBUILDER_ASSETS)" --crds config/crd/bases \
 # with VERIFY_MEMORY_BASE_OPERATOR=path), soaks it first with this tree's
 # harness, then soaks this tree's operator and judges it against the base's
 # report. --max-growth then applies only when MEMORY_MAX_GROWTH_WITH_BASE is
-# set; the comparison's allowances default to the width of the base's 95%
-# interval and 20%.
+# set; the slope may exceed the base's by MEMORY_MAX_SLOPE_INCREASE (8Mi/10m:
+# two runs of the same operator differed by 5.5 MiB/10m here, ADR 0160; set
+# it empty for the width of the base's 95% interval) and the peak by
+# MEMORY_MAX_PEAK_INCREASE (empty: 20%).
 VERIFY_MEMORY_BASE          ?=
 VERIFY_MEMORY_BASE_OPERATOR ?=
 MEMORY_MAX_GROWTH_WITH_BASE ?=
-MEMORY_MAX_SLOPE_INCREASE   ?=
+MEMORY_MAX_SLOPE_INCREASE   ?= 8Mi/10m
 MEMORY_MAX_PEAK_INCREASE    ?=
 SOAK_RUN_FLAGS = $(SOAK_FLAGS) --tenants $(SOAK_TENANTS) --warmup $(SOAK_WARMUP) \
 	--duration $(VERIFY_MEMORY_DURATION) --rate $(SOAK_RATE) --ceiling $(MEMORY_CEILING)

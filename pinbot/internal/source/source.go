@@ -17,6 +17,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -406,13 +407,31 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 		}
 		head[f.Path] = e
 	}
-	visible := func(p string) bool { _, ok := changed[p]; return ok || isPrevious(files, p) }
+	// A Go workspace selects versions across all its modules: when a go.mod
+	// or go.work changes, pin.Diff needs every go.mod and go.work of both
+	// trees (issue 17, items 1 and 2).
+	goFile := func(p string) bool {
+		_, ok := pin.FormatOf(p)
+		return ok && (path.Base(p) == "go.mod" || path.Base(p) == "go.work")
+	}
+	workspace := slices.ContainsFunc(files, func(f ChangedFile) bool { return goFile(f.Path) || goFile(f.Previous) })
+	visible := func(p string) bool {
+		_, ok := changed[p]
+		return ok || isPrevious(files, p) || (workspace && goFile(p))
+	}
 	baseRead := newReader(src, cmp.MergeBase)
 	headRead := newReader(src, pr.HeadSHA)
 	var want []string
 	for _, f := range files {
 		if pin.IsManifest(f.Path) || pin.IsManifest(f.Previous) {
 			if e, ok := mb.Files[orPath(f.Previous, f.Path)]; ok {
+				want = append(want, e.SHA)
+			}
+		}
+	}
+	if workspace {
+		for p, e := range mb.Files {
+			if goFile(p) {
 				want = append(want, e.SHA)
 			}
 		}

@@ -103,7 +103,7 @@ func ecoScenarios(t *testing.T) []scenario {
 // and the same comment.
 func TestSameInputFromGitAndGitHub(t *testing.T) {
 	t.Parallel()
-	for _, sc := range append(ecoScenarios(t), kopfScenario(t)) {
+	for _, sc := range append(ecoScenarios(t), kopfScenario(t), workspaceScenario()) {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
@@ -138,6 +138,11 @@ func TestSameInputFromGitAndGitHub(t *testing.T) {
 			git := &source.Git{Repo: local, PR: pr, Runs: source.RunsFromGitHub(runs)}
 			fromGit := source.NewGatherer(16).Gather(ctx, git, source.Target{Repo: "acme/app", PR: pr})
 
+			if sc.name == "gowork/root-require" {
+				if v := enforce.Evaluate(fromGitHub.Input).Verdict; v != enforce.Block {
+					t.Errorf("workspace bump of a pinned module: verdict %s, want block; changes %v", v, fromGitHub.Input.Changes)
+				}
+			}
 			if diff := cmp.Diff(inputOf(fromGit.Input), inputOf(fromGitHub.Input), cmpopts.EquateEmpty()); diff != "" {
 				t.Fatalf("enforce.Input from git (-) and GitHub (+) differ:\n%s", diff)
 			}
@@ -166,6 +171,22 @@ func inputOf(in enforce.Input) input {
 	}
 	out.Input.ReadErrors = nil
 	return out
+}
+
+// workspaceScenario moves k8s.io/api in the root module of a Go workspace
+// whose operator module the ADR pins: Go selects the new version for the
+// operator too (issue 17, item 1), which Gather must see although
+// operator/go.mod does not change.
+func workspaceScenario() scenario {
+	files := map[string]string{
+		"go.work":             "go 1.22\n\nuse (\n\t.\n\t./operator\n)\n",
+		"go.mod":              "module example.com/root\n\ngo 1.22\n",
+		"operator/go.mod":     "module example.com/operator\n\ngo 1.22\n\nrequire k8s.io/api v0.37.2\n",
+		"adr/0003-pin-k8s.md": "---\nstatus: accepted\npins:\n  - ecosystem: gomod\n    package: k8s.io/api\n    version: v0.37.2\n    paths: [operator/go.mod]\n---\n# 3. Pin k8s.io/api\n",
+	}
+	return scenario{name: "gowork/root-require", files: files, branch: "bump-root",
+		commit: map[string]string{"go.mod": "module example.com/root\n\ngo 1.22\n\nrequire k8s.io/api v0.38.0\n"},
+		msg:    "Require k8s.io/api v0.38.0", pr: githubtest.PROptions{Head: "bump-root", Title: "Require k8s.io/api v0.38.0"}}
 }
 
 // kopfScenario is the story's pull request: Dependabot moves kopf, pinned
