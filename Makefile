@@ -153,9 +153,12 @@ SOAK_FLAGS = --assets "$(KUBEBUILDER_ASSETS)" --crds config/crd/bases \
 # set; the slope may exceed the base's by MEMORY_MAX_SLOPE_INCREASE (8Mi/10m:
 # two runs of the same operator differed by 5.5 MiB/10m here, ADR 0160; set
 # it empty for the width of the base's 95% interval) and the peak by
-# MEMORY_MAX_PEAK_INCREASE (empty: 20%).
+# MEMORY_MAX_PEAK_INCREASE (empty: 20%). The workflow runs the base
+# branch's Makefile with both operators prebuilt: VERIFY_MEMORY_BASE_OPERATOR
+# and VERIFY_MEMORY_HEAD_OPERATOR (default: this tree's bin/tenant-operator).
 VERIFY_MEMORY_BASE          ?=
 VERIFY_MEMORY_BASE_OPERATOR ?=
+VERIFY_MEMORY_HEAD_OPERATOR ?= $(BIN)/tenant-operator
 MEMORY_MAX_GROWTH_WITH_BASE ?=
 MEMORY_MAX_SLOPE_INCREASE   ?= 8Mi/10m
 MEMORY_MAX_PEAK_INCREASE    ?=
@@ -181,8 +184,8 @@ endif
 	cd operator && { $(BIN)/soak $(SOAK_RUN_FLAGS) --operator "$(or $(VERIFY_MEMORY_BASE_OPERATOR),$(BIN)/tenant-operator-base)" \
 		--max-growth $(MEMORY_MAX_GROWTH) --dir "$(ROOT)/out/soak-base" --report "$(ROOT)/out/memory-base" || test $$? -eq 1; }
 	@echo "==> soaking this tree's operator against the base (report in out/memory)"
-	cd operator && exec $(BIN)/soak $(SOAK_RUN_FLAGS) --dir "$(ROOT)/out/soak" --report "$(ROOT)/out/memory" \
-		--baseline "$(ROOT)/out/memory-base" --max-growth "$(MEMORY_MAX_GROWTH_WITH_BASE)" \
+	cd operator && exec $(BIN)/soak $(SOAK_RUN_FLAGS) --operator "$(VERIFY_MEMORY_HEAD_OPERATOR)" \
+		--dir "$(ROOT)/out/soak" --report "$(ROOT)/out/memory" --baseline "$(ROOT)/out/memory-base" --max-growth "$(MEMORY_MAX_GROWTH_WITH_BASE)" \
 		--max-slope-increase "$(MEMORY_MAX_SLOPE_INCREASE)" --max-peak-increase "$(MEMORY_MAX_PEAK_INCREASE)"
 endif
 

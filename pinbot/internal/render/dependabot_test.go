@@ -1,4 +1,4 @@
-package enforce
+package render
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
+	. "github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 )
 
 // The ignore snippet names the entry of the repository's dependabot.yml
@@ -32,28 +33,9 @@ func TestCommentIgnoreSnippetFollowsDependabotYML(t *testing.T) {
 		if r.Verdict != Block {
 			t.Fatalf("%s: verdict %s, want block", tt.manifest, r.Verdict)
 		}
-		if c := Comment(r, RepoRef{}); !strings.Contains(c, tt.want) {
+		if c := Comment(r, Repo{}, nil); !strings.Contains(c, tt.want) {
 			t.Errorf("%s: comment lacks %q:\n%s", tt.manifest, tt.want, c)
 		}
 	}
 }
 
-// manifestPaths adds folders of Kubernetes manifests to those dependabot.yml
-// configures for docker.
-func TestKubernetesDirs(t *testing.T) {
-	cfg, err := ParseConfig([]byte("manifestPaths: [k8s/**]\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := dependabot.Parse([]byte("updates:\n  - package-ecosystem: docker\n    directory: /deploy\n  - package-ecosystem: pip\n    directory: /\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := cfg.KubernetesDirs(d)
-	if len(got) != 2 || got[0] != "/deploy" || got[1] != "k8s/**" {
-		t.Errorf("KubernetesDirs = %q, want [/deploy k8s/**]", got)
-	}
-	if _, err := ParseConfig([]byte("manifestPaths: k8s\n")); err == nil {
-		t.Error("a manifestPaths that is not a list parsed")
-	}
-}
