@@ -424,8 +424,8 @@ func TestIsManifest(t *testing.T) {
 		"requirements/test.txt", "dev-requirements.in", "constraints.txt", "go.mod", "operator/go.mod", "go.work",
 		"package.json", "web/package-lock.json", "npm-shrinkwrap.json", "charts/x/Chart.yaml", "Chart.lock",
 		"Dockerfile", "build/Dockerfile.alpine", "app.dockerfile", "Containerfile",
-		".github/workflows/ci.yml", ".github/workflows/release.yaml", ".github/actions/setup/action.yml", "action.yaml", "/go.mod"}
-	no := []string{"README.md", "go.sum", "setup.py", "notes.txt", ".github/workflows/sub/ci.yml", ".github/dependabot.yml",
+		".github/workflows/ci.yml", ".github/workflows/release.yaml", ".github/actions/setup/action.yml", "action.yaml", "/go.mod", "setup.py", "setup.cfg", "pdm.lock", "docker-compose.yml", "deploy/compose.prod.yaml"}
+	no := []string{"README.md", "go.sum", "notes.txt", ".github/workflows/sub/ci.yml", ".github/dependabot.yml",
 		"vendor/x/go.mod", "node_modules/a/package.json", "internal/pin/testdata/go.mod", ".git/config", "requirements.md"}
 	for _, p := range yes {
 		if !IsManifest(p) {

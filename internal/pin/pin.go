@@ -6,6 +6,8 @@
 // pinbot's enforce package combines pins and changes into a verdict.
 package pin
 
+import "strconv"
+
 // Ecosystem names a family of package manifests. The values are the ones ADR
 // front matter uses, which in turn follow Dependabot's package-ecosystem names
 // where one exists.
@@ -71,6 +73,20 @@ type Pin struct {
 	Enforced bool `json:"enforced"`
 	// Source is the ADR the pin comes from.
 	Source Source `json:"adr"`
+}
+
+// Unenforceable says why pinbot cannot enforce p, or returns "" when it can:
+// a pin without an ecosystem (which would otherwise match a package of the
+// same name in any ecosystem) or with one pinbot does not know cannot be
+// compared with any change. Callers fail closed on such pins.
+func (p Pin) Unenforceable() string {
+	switch {
+	case p.Ecosystem == "":
+		return "has no ecosystem and none can be inferred from its ADR"
+	case !p.Ecosystem.Valid():
+		return "names the ecosystem " + strconv.Quote(string(p.Ecosystem)) + ", which pinbot does not know"
+	}
+	return ""
 }
 
 // Change is one dependency whose declared constraint or resolved version

@@ -186,6 +186,20 @@ var pinbotChecks = map[string]check{
 			t.Errorf("Ingress rule (-want +got):\n%s", diff)
 		}
 	},
+	// The values `pinbot register` writes (pinbot/cmd/pinbot TestRegister
+	// keeps this file equal to its output).
+	"ci/register-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
+		wantKinds(t, objs, "Deployment", "Ingress", "PodDisruptionBudget", "Service", "ServiceAccount")
+		d := objs["Deployment/bot-pinbot"]
+		wantArgs(t, d, []string{"--app-id=4242", "--app-slug=pinbot-acme", "--github-url=https://ghe.acme.example/api/v3/",
+			"--private-key-file=/etc/pinbot/private-key/private-key.pem", "--webhook-secret-file=/etc/pinbot/webhook-secret/webhook-secret"})
+		wantSecretVolume(t, d, "private-key", "pinbot-github", "private-key.pem")
+		wantSecretVolume(t, d, "webhook-secret", "pinbot-github", "webhook-secret")
+		rule := nested[[]any](t, objs["Ingress/bot-pinbot"], "spec", "rules")[0].(map[string]any)
+		if rule["host"] != "pinbot.acme.example" {
+			t.Errorf("Ingress host %v, want pinbot.acme.example", rule["host"])
+		}
+	},
 	"ci/ghes-dryrun-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
 		wantKinds(t, objs, "Deployment", "Service", "ServiceAccount")
 		wantArgs(t, objs["Deployment/bot-pinbot"], []string{"--github-url=https://ghe.example.com/api/v3/", "--dry-run", "--workers=8"})

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"io"
@@ -29,10 +31,10 @@ type serveOptions struct {
 
 // serveFlags are serve's command-line flags before the PINBOT_* fallbacks.
 type serveFlags struct {
-	listen, appSlug, keyFile, secretFile, ghURL, logLevel string
-	appID                                                 int64
-	workers                                               int
-	dryRun                                                bool
+	listen, appSlug, keyFile, secretFile, ghURL, logLevel, caFile string
+	appID                                                         int64
+	workers                                                       int
+	dryRun                                                        bool
 }
 
 func addServeFlags(fs *pflag.FlagSet) *serveFlags {
@@ -45,6 +47,7 @@ func addServeFlags(fs *pflag.FlagSet) *serveFlags {
 	fs.StringVar(&f.ghURL, "github-url", "https://api.github.com/", "GitHub REST API `base`; for GitHub Enterprise Server https://HOST/api/v3/ (PINBOT_GITHUB_URL)")
 	fs.IntVar(&f.workers, "workers", 4, "deliveries processed at once (PINBOT_WORKERS)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "decide and log, never write to GitHub (PINBOT_DRY_RUN)")
+	fs.StringVar(&f.caFile, "ca-file", "", "PEM `file` of CA certificates to trust, besides the system's, for GitHub (Enterprise Server behind a private CA) and upstream calls (PINBOT_CA_FILE)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "least severe `level` logged: debug, info, warn or error (PINBOT_LOG_LEVEL)")
 	return f
 }
@@ -67,6 +70,7 @@ func (f *serveFlags) options(fs *pflag.FlagSet, getenv func(string) string) (ser
 	env("webhook-secret-file", "PINBOT_WEBHOOK_SECRET_FILE", &f.secretFile)
 	env("github-url", "PINBOT_GITHUB_URL", &f.ghURL)
 	env("log-level", "PINBOT_LOG_LEVEL", &f.logLevel)
+	env("ca-file", "PINBOT_CA_FILE", &f.caFile)
 	var err error
 	if v := getenv("PINBOT_APP_ID"); !changed(fs, "app-id") && v != "" {
 		if f.appID, err = strconv.ParseInt(v, 10, 64); err != nil {
@@ -111,7 +115,34 @@ func (f *serveFlags) options(fs *pflag.FlagSet, getenv func(string) string) (ser
 	if o.cfg.AppID <= 0 {
 		return o, usagef("no App id: set --app-id or PINBOT_APP_ID")
 	}
+	if f.caFile != "" {
+		tr, err := caTransport(f.caFile)
+		if err != nil {
+			return o, usagef("--ca-file: %v", err)
+		}
+		o.cfg.Transport = tr
+	}
 	return o, nil
+}
+
+// caTransport is http.DefaultTransport trusting the system's CAs and the
+// PEM certificates in file. Every GitHub call, token requests and upstream
+// issues included, goes through it.
+func caTransport(file string) (*http.Transport, error) {
+	data, err := os.ReadFile(file)
+	if err != nil {
+		return nil, err
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(data) {
+		return nil, fmt.Errorf("%s holds no PEM certificate", file)
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	return tr, nil
 }
 
 // parseServe parses serve's arguments outside cobra (tests).

@@ -22,7 +22,16 @@ const verifyMemoryLong = `Samples a process's memory for --duration and judges i
 --ceiling, and after --warmup memory may grow no faster than --max-growth
 (Theil–Sen slope with its 95% interval, and the last quarter's mean against
 the first quarter's). Writes report.json, summary.md and memory.svg into
---report, and appends summary.md to $GITHUB_STEP_SUMMARY when it is set.
+--report, and appends summary.md to $GITHUB_STEP_SUMMARY and the outputs
+verdict, reason, peak (bytes) and slope (bytes per second) to $GITHUB_OUTPUT
+when they are set.
+
+With --baseline DIR the run is compared with an earlier run's report.json
+(the base commit under the same load for the same time): it fails when its
+Theil–Sen slope exceeds the base's by more than --max-slope-increase (default:
+the width of the base's 95% interval) or its peak exceeds the base's by more
+than --max-peak-increase (default 20%). --ceiling still applies; --max-growth
+applies only when given.
 
 SOURCE is exactly one of:
   --metrics-url URL   scrape a Prometheus text endpoint (--metric picks the series)
@@ -41,6 +50,9 @@ type verifyMemoryFlags struct {
 	pid                                           int
 	duration, interval                            time.Duration
 	warmup, ceiling, maxGrowth, report            string
+	// maxGrowthSet is true when --max-growth was given.
+	maxGrowthSet                                bool
+	baseline, maxSlopeIncrease, maxPeakIncrease string
 }
 
 func newVerifyMemory(e env) *cobra.Command {
@@ -70,7 +82,11 @@ func newVerifyMemory(e env) *cobra.Command {
 	fs.StringVar(&f.ceiling, "ceiling", "", "most memory any sample may show, e.g. 200Mi (default: no ceiling)")
 	fs.StringVar(&f.maxGrowth, "max-growth", "5Mi/10m", "fastest growth tolerated after warm-up: a quantity per duration")
 	fs.StringVar(&f.report, "report", "./memory-report", "`folder` to write report.json, summary.md and memory.svg into")
+	fs.StringVar(&f.baseline, "baseline", "", "`folder` (or report.json) of an earlier run to compare this run with")
+	fs.StringVar(&f.maxSlopeIncrease, "max-slope-increase", "", "with --baseline: how much faster than the base's the slope may be, e.g. 2Mi/10m (default: the width of the base's 95% interval)")
+	fs.StringVar(&f.maxPeakIncrease, "max-peak-increase", "", "with --baseline: how far above the base's the peak may be, a quantity (32Mi) or a share (default 20%)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		f.maxGrowthSet = cmd.Flags().Changed("max-growth")
 		return runVerifyMemory(cmd.Context(), e, f, args)
 	}
 	return cmd
@@ -91,8 +107,26 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 			return usageErr("--ceiling: %v", err)
 		}
 	}
-	if rules.MaxGrowth, err = memcheck.ParseGrowth(f.maxGrowth); err != nil {
-		return usageErr("--max-growth: %v", err)
+	// Against a base run the comparison judges growth; --max-growth then
+	// applies only when given.
+	if f.baseline == "" || f.maxGrowthSet {
+		if rules.MaxGrowth, err = memcheck.ParseGrowth(f.maxGrowth); err != nil {
+			return usageErr("--max-growth: %v", err)
+		}
+	}
+	var baseline memcheck.Baseline
+	if f.baseline == "" && (f.maxSlopeIncrease != "" || f.maxPeakIncrease != "") {
+		return usageErr("--max-slope-increase and --max-peak-increase go with --baseline")
+	}
+	if f.maxSlopeIncrease != "" {
+		if baseline.MaxSlopeIncrease, err = memcheck.ParseGrowth(f.maxSlopeIncrease); err != nil {
+			return usageErr("--max-slope-increase: %v", err)
+		}
+	}
+	if f.maxPeakIncrease != "" {
+		if baseline.MaxPeakIncrease, err = memcheck.ParseIncrease(f.maxPeakIncrease); err != nil {
+			return usageErr("--max-peak-increase: %v", err)
+		}
 	}
 	if f.interval <= 0 || f.duration <= 0 {
 		return usageErr("--interval and --duration must be positive")
@@ -100,6 +134,16 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 	if judged := int((f.duration - rules.Warmup.Of(f.duration)) / f.interval); judged+1 < memcheck.MinSamples {
 		return usageErr("--duration %s with --interval %s and --warmup %s leaves %d samples after warm-up; the judge needs at least %d",
 			f.duration, f.interval, rules.Warmup, judged+1, memcheck.MinSamples)
+	}
+
+	var base memreport.Report
+	if f.baseline != "" {
+		if base, err = memreport.Read(f.baseline); err != nil {
+			return usageErr("--baseline: %v", err)
+		}
+		if err := comparable(base, f.duration, f.interval, rules.Warmup); err != nil {
+			return usageErr("--baseline: %v", err)
+		}
 	}
 
 	sources := 0
@@ -177,7 +221,15 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 	}
 
 	rep := memreport.Report{Source: src.String(), Rules: memreport.NewRules(rules), Interval: f.interval, Duration: f.duration, Samples: samples, ReadErrors: readErrors}
-	v, judgeErr := memcheck.Judge(samples, rules)
+	var v memcheck.Verdict
+	var judgeErr error
+	if f.baseline != "" {
+		rep.Rules = rep.Rules.WithBaseline(baseline)
+		rep.Base = &memreport.Base{Report: f.baseline, Outcome: base.Outcome, Source: base.Source, Rules: base.Rules, Samples: base.Samples}
+		v, judgeErr = memcheck.Compare(base.Samples, samples, rules, baseline)
+	} else {
+		v, judgeErr = memcheck.Judge(samples, rules)
+	}
 	if judgeErr == nil || errors.Is(judgeErr, memcheck.ErrTooFewSamples) && v.Samples > 0 {
 		if judgeErr == nil {
 			rep.Verdict = &v
@@ -226,6 +278,11 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 			return fmt.Errorf("appending to $GITHUB_STEP_SUMMARY: %w", err)
 		}
 	}
+	if path := e.getenv("GITHUB_OUTPUT"); path != "" {
+		if err := appendFile(path, strings.TrimSuffix(memreport.Outputs(rep), "\n")); err != nil {
+			return fmt.Errorf("appending to $GITHUB_OUTPUT: %w", err)
+		}
+	}
 	fmt.Fprintf(e.stdout, "%s: %s\nreport: %s\n", strings.ToUpper(rep.Outcome), rep.Reason,
 		strings.Join(func() []string {
 			var p []string
@@ -235,6 +292,26 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 			return p
 		}(), " "))
 	return result
+}
+
+// comparable refuses a base run whose length, interval or warm-up differ
+// from this run's: a comparison only means something under the same load
+// for the same time.
+func comparable(base memreport.Report, duration, interval time.Duration, warmup memcheck.Warmup) error {
+	var diffs []string
+	if base.Duration != duration {
+		diffs = append(diffs, fmt.Sprintf("--duration %s (this run: %s)", memcheck.FormatDuration(base.Duration), memcheck.FormatDuration(duration)))
+	}
+	if base.Interval != interval {
+		diffs = append(diffs, fmt.Sprintf("--interval %s (this run: %s)", memcheck.FormatDuration(base.Interval), memcheck.FormatDuration(interval)))
+	}
+	if base.Rules.Warmup != warmup.String() {
+		diffs = append(diffs, fmt.Sprintf("--warmup %s (this run: %s)", base.Rules.Warmup, warmup))
+	}
+	if len(diffs) > 0 {
+		return fmt.Errorf("the base ran with %s; compare runs of the same length and warm-up", strings.Join(diffs, ", "))
+	}
+	return nil
 }
 
 // lockedWriter serialises writes from the started command and the progress

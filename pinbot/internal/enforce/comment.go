@@ -345,6 +345,13 @@ func renovateAllowed(p pin.Pin) string {
 		return "==" + v
 	case pin.Docker:
 		return v
+	case pin.Cargo, pin.Terraform:
+		// A bare version is a caret (Cargo) or exact-but-loose
+		// (HashiCorp) requirement in their versionings: say "=".
+		return "=" + strings.TrimPrefix(v, "v")
+	case pin.NuGet, pin.Maven, pin.Gradle:
+		// A bare version is a minimum or soft requirement: bracket it.
+		return "[" + strings.Trim(v, "[]") + "]"
 	}
 	return strings.TrimPrefix(v, "v")
 }

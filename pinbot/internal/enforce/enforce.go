@@ -287,6 +287,8 @@ func Evaluate(in Input) Result {
 		}
 	}
 
+	r.Errors = append(r.Errors, blind(in)...)
+
 	worst := NotApplicable
 	for _, p := range r.Pins {
 		if p.Verdict.severity() > worst.severity() {

@@ -98,7 +98,11 @@ func (g *Gatherer) Gather(ctx context.Context, gh *github.Client, t Target) (*Ga
 		}
 		fsys := fstest.MapFS{}
 		for p, e := range baseTree {
-			if !underAny(p, in.Config.ADRPaths) || !adr.IsADRFile(p) {
+			if !underAny(p, in.Config.ADRPaths) {
+				continue
+			}
+			if !adr.IsADRFile(p) {
+				fsys[p] = &fstest.MapFile{} // not fetched; Load lists what it skips
 				continue
 			}
 			if e.size > adr.MaxFileSize {

@@ -42,6 +42,7 @@ type options struct {
 	tenants                                     int
 	warmup, duration, interval                  time.Duration
 	ceiling, maxGrowth                          string
+	baseline, maxSlopeIncrease, maxPeakIncrease string
 	rate                                        float64
 	workers                                     int
 	bench                                       bool
@@ -64,7 +65,10 @@ func main() {
 	fs.DurationVar(&o.duration, "duration", 5*time.Minute, "steady load after the warm-up")
 	fs.DurationVar(&o.interval, "interval", time.Second, "time between memory samples")
 	fs.StringVar(&o.ceiling, "ceiling", "200Mi", "passed to verify-memory --ceiling")
-	fs.StringVar(&o.maxGrowth, "max-growth", "5Mi/10m", "passed to verify-memory --max-growth")
+	fs.StringVar(&o.maxGrowth, "max-growth", "5Mi/10m", "passed to verify-memory --max-growth; empty leaves it out (with --baseline the comparison then judges growth)")
+	fs.StringVar(&o.baseline, "baseline", "", "passed to verify-memory --baseline: the report folder of the base's soak, to judge this run against")
+	fs.StringVar(&o.maxSlopeIncrease, "max-slope-increase", "", "passed to verify-memory when set")
+	fs.StringVar(&o.maxPeakIncrease, "max-peak-increase", "", "passed to verify-memory when set")
 	fs.Float64Var(&o.rate, "rate", 10, "changes a second during the load")
 	fs.IntVar(&o.workers, "workers", 4, "parallel writers creating Tenants (and plain-client workers in --bench)")
 	fs.BoolVar(&o.bench, "bench", false, "print the operator's benchmark figures instead of soaking")
@@ -140,11 +144,7 @@ func run(ctx context.Context, o options) int {
 		return fail("%v", err)
 	}
 
-	total := o.warmup + o.duration
-	verifier := exec.Command(o.pinbot, "verify-memory",
-		"--metrics-url", op.MetricsURL,
-		"--duration", total.String(), "--interval", o.interval.String(), "--warmup", o.warmup.String(),
-		"--ceiling", o.ceiling, "--max-growth", o.maxGrowth, "--report", o.report)
+	verifier := exec.Command(o.pinbot, verifyArgs(o, op.MetricsURL)...)
 	verifier.Stdout, verifier.Stderr = os.Stdout, os.Stderr
 	verifier.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	fmt.Fprintf(os.Stderr, "soak: %s\n", verifier.String())
@@ -220,6 +220,23 @@ func run(ctx context.Context, o options) int {
 	default:
 		return fail("pinbot verify-memory: %v", verifyErr)
 	}
+}
+
+// verifyArgs are the arguments of pinbot verify-memory for a soak of o
+// sampling metricsURL; empty rule flags are left out.
+func verifyArgs(o options, metricsURL string) []string {
+	args := []string{"verify-memory", "--metrics-url", metricsURL,
+		"--duration", (o.warmup + o.duration).String(), "--interval", o.interval.String(), "--warmup", o.warmup.String(),
+		"--report", o.report}
+	for _, f := range []struct{ name, value string }{
+		{"--ceiling", o.ceiling}, {"--max-growth", o.maxGrowth}, {"--baseline", o.baseline},
+		{"--max-slope-increase", o.maxSlopeIncrease}, {"--max-peak-increase", o.maxPeakIncrease},
+	} {
+		if f.value != "" {
+			args = append(args, f.name, f.value)
+		}
+	}
+	return args
 }
 
 func stopPlane(cp *controlplane.ControlPlane) {
