@@ -3,6 +3,7 @@ package controller
 import (
 	"context"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/go-logr/logr"
@@ -102,6 +103,12 @@ type childWatch struct {
 
 	mu         sync.Mutex
 	reflectors map[string]*toolscache.Reflector // by kind
+}
+
+// String names the source in controller-runtime's messages (which would
+// otherwise print its fields while the reflectors write them).
+func (w *childWatch) String() string {
+	return "tenant children: storeless watches of " + strconv.Itoa(len(childKinds)) + " kinds"
 }
 
 // lastSynced is the resourceVersion up to which the watch of kind has
