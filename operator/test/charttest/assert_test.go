@@ -199,3 +199,15 @@ func wantRestrictedPod(t *testing.T, d *unstructured.Unstructured) {
 		t.Errorf("resources = %v, want cpu and memory requests and a memory limit", res)
 	}
 }
+
+// wantVolumes asserts a Deployment's pod volumes and its first container's
+// volume mounts, in order.
+func wantVolumes(t *testing.T, d *unstructured.Unstructured, volumes, mounts []any) {
+	t.Helper()
+	if diff := cmp.Diff(volumes, nested[[]any](t, d, "spec", "template", "spec", "volumes")); diff != "" {
+		t.Errorf("volumes (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(mounts, firstContainer(t, d)["volumeMounts"]); diff != "" {
+		t.Errorf("volumeMounts (-want +got):\n%s", diff)
+	}
+}

@@ -114,6 +114,18 @@ var operatorChecks = map[string]check{
 			t.Errorf("PDB maxUnavailable = %d, want 1", got)
 		}
 	},
+	"ci/provisioner-ca-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
+		d := objs["Deployment/ops-tenant-operator"]
+		wantArgs(t, d, []string{"--provisioner-url=https://provisioner.corp.example/api", "--provisioner-ca-file=/var/run/secrets/kubetenant/ca/ca.crt"})
+		wantVolumes(t, d, []any{
+			map[string]any{"name": "ca-bundle", "secret": map[string]any{"secretName": "provisioner-ca",
+				"items": []any{map[string]any{"key": "ca.crt", "path": "ca.crt"}}}},
+			map[string]any{"name": "scratch", "emptyDir": map[string]any{"sizeLimit": "8Mi"}},
+		}, []any{
+			map[string]any{"name": "ca-bundle", "mountPath": "/var/run/secrets/kubetenant/ca", "readOnly": true},
+			map[string]any{"name": "scratch", "mountPath": "/var/scratch"},
+		})
+	},
 	"ci/provisioner-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
 		d := objs["Deployment/ops-tenant-operator"]
 		wantArgs(t, d, []string{
@@ -199,6 +211,20 @@ var pinbotChecks = map[string]check{
 		if rule["host"] != "pinbot.acme.example" {
 			t.Errorf("Ingress host %v, want pinbot.acme.example", rule["host"])
 		}
+	},
+	"ci/cabundle-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
+		d := objs["Deployment/bot-pinbot"]
+		wantArgs(t, d, []string{"--github-url=https://ghe.corp.example/api/v3/", "--ca-file=/etc/pinbot/ca/bundle.pem"})
+		vols := nested[[]any](t, d, "spec", "template", "spec", "volumes")
+		mounts := firstContainer(t, d)["volumeMounts"].([]any)
+		wantVolumes(t, d, append(slices.Clone(vols[:3]),
+			map[string]any{"name": "ca-bundle", "configMap": map[string]any{"name": "corp-ca-bundle",
+				"items": []any{map[string]any{"key": "bundle.pem", "path": "bundle.pem"}}}},
+			map[string]any{"name": "scratch", "emptyDir": map[string]any{"sizeLimit": "8Mi"}},
+		), append(slices.Clone(mounts[:3]),
+			map[string]any{"name": "ca-bundle", "mountPath": "/etc/pinbot/ca", "readOnly": true},
+			map[string]any{"name": "scratch", "mountPath": "/var/scratch"},
+		))
 	},
 	"ci/ghes-dryrun-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
 		wantKinds(t, objs, "Deployment", "Service", "ServiceAccount")
@@ -313,6 +339,11 @@ func TestChartRequiredValues(t *testing.T) {
 			Set: []string{"metrics.enabled=false", "metrics.serviceMonitor.enabled=true"}}, "metrics.serviceMonitor.enabled needs metrics.enabled"},
 		{"a token without a provisioner", release{Chart: operatorChart, Name: "ops", Namespace: operatorNS,
 			Set: []string{"provisioner.tokenSecret.name=tok"}}, "provisioner.url is empty"},
+		{"a CA bundle without a provisioner", release{Chart: operatorChart, Name: "ops", Namespace: operatorNS,
+			Set: []string{"caBundle.secretName=ca"}}, "caBundle is set but provisioner.url is empty"},
+		{"a CA bundle from both a ConfigMap and a Secret", release{Chart: pinbotChart, Name: "bot", Namespace: pinbotNS,
+			Set: []string{"github.appID=1", "github.privateKey.secretName=k", "github.webhookSecret.secretName=k", "caBundle.secretName=a", "caBundle.configMapName=b"}},
+			"caBundle: set configMapName or secretName, not both"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -343,6 +374,8 @@ func TestChartSchemaRejects(t *testing.T) {
 		{operatorChart, "operator-bad-duration.yaml", []string{"/operator/resyncPeriod", "does not match pattern"}},
 		{pinbotChart, "pinbot-unknown-key.yaml", []string{"/github", "additional properties 'appId' not allowed"}},
 		{pinbotChart, "pinbot-wrong-type.yaml", []string{"/pinbot/workers", "got string, want integer"}},
+		{pinbotChart, "pinbot-bad-ca-bundle.yaml", []string{"/caBundle", "additional properties 'configMap' not allowed"}},
+		{operatorChart, "operator-bad-volume-mount.yaml", []string{"/extraVolumeMounts/0", "missing property 'mountPath'"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.file, func(t *testing.T) {

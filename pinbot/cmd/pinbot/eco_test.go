@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/pinbot/internal/ecotest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo/gitrepotest"
 )
@@ -44,6 +45,14 @@ func TestEvaluateEcosystems(t *testing.T) {
 					}
 				}
 				if s.Verdict == "block" {
+					// The ignore snippet uses the fixture's own dependabot.yml name.
+					cfg, err := dependabot.Parse([]byte(f.Files[".github/dependabot.yml"]))
+					if err != nil || len(cfg.Updates) == 0 {
+						t.Fatalf("fixture dependabot.yml: %v", err)
+					}
+					if want := `# under the updates entry with package-ecosystem: "` + cfg.Updates[0].Ecosystem + `"`; !strings.Contains(r.Comment, want) {
+						t.Errorf("comment lacks %q:\n%s", want, r.Comment)
+					}
 					for _, p := range r.Pins {
 						if p.Package != f.Pinned || p.ADR.Number != f.ADR {
 							t.Errorf("pin result %+v, want %s of ADR %d", p, f.Pinned, f.ADR)

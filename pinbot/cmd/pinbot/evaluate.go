@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"strings"
@@ -15,6 +16,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/audit"
+	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
@@ -198,6 +201,11 @@ func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA string, pr
 	records, warnings, err := adr.Load(baseTree, cfg.ADRPaths)
 	readErr(err)
 	in.Pins, in.Warnings = adr.Pins(records), warnings
+	if dc, err := dependabot.Load(baseTree); err != nil {
+		in.Warnings = append(in.Warnings, adr.Warning{Path: dependabot.Paths[0], Message: err.Error()})
+	} else {
+		in.Dependabot = dc
+	}
 
 	mbTree, err := repo.Tree(ctx, mb)
 	if err != nil {
@@ -213,6 +221,16 @@ func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA string, pr
 	readErr(err)
 	in.PR.Files, err = repo.ChangedFiles(ctx, mb, headSHA)
 	readErr(err)
+	// The audit of the changed manifests, as the App's check run shows it.
+	heads := map[string][]byte{}
+	for _, f := range in.PR.Files {
+		if data, err := fs.ReadFile(headTree, f); err == nil && pin.IsManifest(f) {
+			heads[f] = data
+		}
+	}
+	for _, f := range audit.Files(heads, records) {
+		in.Warnings = append(in.Warnings, adr.Warning{Path: f.Manifest, Line: f.Line, Message: "audit: " + f.Message})
+	}
 	in.PR.Commits, err = repo.Messages(ctx, mb, headSHA)
 	readErr(err)
 
