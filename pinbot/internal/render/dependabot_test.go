@@ -38,4 +38,3 @@ func TestCommentIgnoreSnippetFollowsDependabotYML(t *testing.T) {
 		}
 	}
 }
-
