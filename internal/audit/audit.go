@@ -84,14 +84,7 @@ func Reason(comment string) bool { return reasonRE.MatchString(comment) }
 // vendored and test-data folders) and returns the findings, sorted by
 // kind, manifest and line.
 func Run(fsys fs.FS, records []adr.Record) ([]Finding, error) {
-	var decls []pin.Declaration
-	var out []Finding
-	adrs := map[int]bool{}
-	for _, r := range records {
-		if r.Number != 0 {
-			adrs[r.Number] = true
-		}
-	}
+	a := newAuditor(records)
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -111,39 +104,82 @@ func Run(fsys fs.FS, records []adr.Record) ([]Finding, error) {
 		if err != nil {
 			return err
 		}
-		ds, _, err := pin.Declarations(p, data)
-		if err != nil {
-			var re *pin.ReadError
-			f := Finding{Kind: Unreadable, Manifest: p, Message: err.Error()}
-			if errors.As(err, &re) {
-				f.Line, f.Message = re.Line, re.Err.Error()
-			}
-			out = append(out, f)
-		}
-		decls = append(decls, ds...)
-		markers := pin.Markers(p, data)
-		for _, line := range sortedInts(markers) {
-			if n := markers[line]; !adrs[n] {
-				out = append(out, Finding{Kind: BadMarker, Manifest: p, Line: line,
-					Message: fmt.Sprintf("pinned-by cites ADR-%d, which does not exist", n)})
-			}
-		}
+		a.file(p, data)
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("walking the repository: %w", err)
 	}
-	var pins []pin.Pin
-	for _, p := range adr.Pins(records) {
-		if p.Enforced && p.Unenforceable() == "" {
-			pins = append(pins, p)
+	a.recordedNowhere()
+	a.driftedAndStale()
+	return sorted(a.out), nil
+}
+
+// Files audits only the given files (path → content), as a pull request
+// changes them: pins recorded nowhere and bad markers in those files.
+// Drift and staleness need the whole tree and are left to Run.
+func Files(files map[string][]byte, records []adr.Record) []Finding {
+	a := newAuditor(records)
+	for p, data := range files {
+		if data != nil && pin.IsManifest(p) {
+			a.file(p, data)
 		}
 	}
-	matches := func(p pin.Pin, d pin.Declaration) bool {
-		return p.Matches(pin.Change{Ecosystem: d.Ecosystem, Package: d.Package, Manifest: d.Manifest, New: d.Value})
+	a.recordedNowhere()
+	return sorted(a.out)
+}
+
+type auditor struct {
+	adrs  map[int]bool
+	pins  []pin.Pin
+	decls []pin.Declaration
+	out   []Finding
+}
+
+func newAuditor(records []adr.Record) *auditor {
+	a := &auditor{adrs: map[int]bool{}}
+	for _, r := range records {
+		if r.Number != 0 {
+			a.adrs[r.Number] = true
+		}
 	}
-	// Recorded nowhere: an exact, explained pin no ADR pin (or marker) covers.
-	for _, d := range decls {
+	for _, p := range adr.Pins(records) {
+		if p.Enforced && p.Unenforceable() == "" {
+			a.pins = append(a.pins, p)
+		}
+	}
+	return a
+}
+
+// file reads one manifest's declarations and checks its markers.
+func (a *auditor) file(p string, data []byte) {
+	ds, _, err := pin.Declarations(p, data)
+	if err != nil {
+		var re *pin.ReadError
+		f := Finding{Kind: Unreadable, Manifest: p, Message: err.Error()}
+		if errors.As(err, &re) {
+			f.Line, f.Message = re.Line, re.Err.Error()
+		}
+		a.out = append(a.out, f)
+	}
+	a.decls = append(a.decls, ds...)
+	markers := pin.Markers(p, data)
+	for _, line := range sortedInts(markers) {
+		if n := markers[line]; !a.adrs[n] {
+			a.out = append(a.out, Finding{Kind: BadMarker, Manifest: p, Line: line,
+				Message: fmt.Sprintf("pinned-by cites ADR-%d, which does not exist", n)})
+		}
+	}
+}
+
+func matches(p pin.Pin, d pin.Declaration) bool {
+	return p.Matches(pin.Change{Ecosystem: d.Ecosystem, Package: d.Package, Manifest: d.Manifest, New: d.Value})
+}
+
+// recordedNowhere reports exact, explained pins no ADR pin (or marker)
+// covers.
+func (a *auditor) recordedNowhere() {
+	for _, d := range a.decls {
 		// Lock files are generated and carry no reasons; go.mod, whose
 		// requirements are resolved versions, does.
 		if d.Exact == "" || !Reason(d.Comment) {
@@ -153,16 +189,20 @@ func Run(fsys fs.FS, records []adr.Record) ([]Finding, error) {
 			continue // linked to its ADR, or reported as a bad marker
 		}
 		covered := false
-		for _, p := range pins {
+		for _, p := range a.pins {
 			covered = covered || matches(p, d)
 		}
 		if !covered {
-			out = append(out, Finding{Kind: RecordedNowhere, Manifest: d.Manifest, Line: d.Line, Ecosystem: d.Ecosystem, Package: d.Package, Version: d.Exact,
+			a.out = append(a.out, Finding{Kind: RecordedNowhere, Manifest: d.Manifest, Line: d.Line, Ecosystem: d.Ecosystem, Package: d.Package, Version: d.Exact,
 				Message: fmt.Sprintf("%s is held at %s (%q) but no ADR records the pin; write one, or add a pinned-by: ADR-N marker", d.Package, d.Exact, oneLine(d.Comment))})
 		}
 	}
-	// Drifted and stale: every enforced ADR pin against the declarations.
-	for _, p := range pins {
+}
+
+// driftedAndStale checks every enforced ADR pin against the declarations.
+func (a *auditor) driftedAndStale() {
+	out, decls := a.out, a.decls
+	for _, p := range a.pins {
 		src := p.Source
 		found := false
 		drifted := map[string]bool{}
@@ -182,6 +222,10 @@ func Run(fsys fs.FS, records []adr.Record) ([]Finding, error) {
 				Message: fmt.Sprintf("%s pins %s %s %s, which no manifest declares", adr.Cite(src), p.Ecosystem, p.Package, p.Version)})
 		}
 	}
+	a.out = out
+}
+
+func sorted(out []Finding) []Finding {
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
 		if a.Kind != b.Kind {
@@ -192,7 +236,7 @@ func Run(fsys fs.FS, records []adr.Record) ([]Finding, error) {
 		}
 		return a.Line < b.Line
 	})
-	return out, nil
+	return out
 }
 
 func sortedInts(m map[int]int) []int {

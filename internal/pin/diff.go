@@ -123,6 +123,7 @@ func Diff(base, head fs.FS) ([]Change, error) {
 		}
 	}
 	var changes []Change
+	goBase, goHead := goSide{}, goSide{}
 	for i := 0; i < len(queue); i++ {
 		p := queue[i]
 		b, errB := readOptional(base, p)
@@ -130,6 +131,14 @@ func Diff(base, head fs.FS) ([]Change, error) {
 		if errB != nil || errH != nil {
 			errs = append(errs, errors.Join(errB, errH))
 			continue
+		}
+		if isGoFile(p) {
+			if b != nil {
+				goBase[p] = b
+			}
+			if h != nil {
+				goHead[p] = h
+			}
 		}
 		r := readerFor(p)
 		if r == nil {
@@ -144,6 +153,11 @@ func Diff(base, head fs.FS) ([]Change, error) {
 			add(inc)
 		}
 	}
+	ws, err := workspaceChanges(goBase, goHead)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	changes = append(changes, ws...)
 	return sortChanges(changes), errors.Join(errs...)
 }
 
@@ -154,9 +168,16 @@ func Diff(base, head fs.FS) ([]Change, error) {
 // accepts its name). A renamed file is one pair with BasePath set: it is
 // compared as one manifest when both names are manifests, and as a removal
 // when it is renamed to a name Diff does not read.
+//
+// Go workspaces are judged from the go.work and go.mod files among files:
+// when any of them changes, the caller must pass every go.work and go.mod of
+// both trees (unchanged ones with equal Base and Head), since a go.work the
+// list lacks cannot be seen; a go.work whose used go.mod is missing is a
+// ReadError.
 func DiffFiles(files []FilePair) ([]Change, error) {
 	var changes []Change
 	var errs []error
+	goBase, goHead := goSide{}, goSide{}
 	for _, f := range files {
 		hp := cleanPath(f.Path)
 		bp := hp
@@ -182,12 +203,23 @@ func DiffFiles(files []FilePair) ([]Change, error) {
 			errs = append(errs, &ReadError{Path: name, Err: errTooLarge})
 			continue
 		}
+		if isGoFile(bp) && f.Base != nil {
+			goBase[bp] = f.Base
+		}
+		if isGoFile(hp) && f.Head != nil {
+			goHead[hp] = f.Head
+		}
 		cs, _, err := diffSides(name, rb, rh, base, head)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		changes = append(changes, cs...)
 	}
+	ws, err := workspaceChanges(goBase, goHead)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	changes = append(changes, ws...)
 	return sortChanges(changes), errors.Join(errs...)
 }
 

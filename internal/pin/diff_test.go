@@ -199,8 +199,9 @@ mylib = { git = "https://example.org/mylib.git", tag = "v2" }
 	},
 	{
 		name: "go.work replace",
-		base: map[string]string{"go.work": "go 1.26\nuse ./a\n"},
-		head: map[string]string{"go.work": "go 1.26\nuse ./a\nreplace k8s.io/api => ../api\n"},
+		base: map[string]string{"go.work": "go 1.26\nuse ./a\n", "a/go.mod": "module example.com/a\n"},
+		head: map[string]string{"go.work": "go 1.26\nuse ./a\nreplace k8s.io/api => ../api\n", "a/go.mod": "module example.com/a\n"},
+		// a does not require k8s.io/api, so only go.work shows the replace.
 		want: []Change{{Ecosystem: Gomod, Package: "k8s.io/api", Manifest: "go.work", New: "=> ../api", Resolved: true}},
 	},
 	{

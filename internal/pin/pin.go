@@ -107,6 +107,10 @@ type Change struct {
 	// poetry.lock, package-lock.json, a go.mod require line) rather than a
 	// declared constraint (pyproject.toml, package.json).
 	Resolved bool `json:"resolved,omitempty"`
+	// Via says how the versions were derived when they are not the
+	// manifest's own text: "go.work" for the versions a Go workspace
+	// selects for the module of Manifest.
+	Via string `json:"via,omitempty"`
 }
 
 // String describes the change on one line, as "pip kopf ==1.40.1 -> ==1.42.0
@@ -119,5 +123,9 @@ func (c Change) String() string {
 	if cur == "" {
 		cur = "(none)"
 	}
-	return string(c.Ecosystem) + " " + c.Package + " " + old + " -> " + cur + " in " + c.Manifest
+	s := string(c.Ecosystem) + " " + c.Package + " " + old + " -> " + cur + " in " + c.Manifest
+	if c.Via != "" {
+		s += " (as selected by " + c.Via + ")"
+	}
+	return s
 }
