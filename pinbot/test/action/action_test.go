@@ -314,7 +314,7 @@ func shellcheckBinary(t *testing.T) string {
 	}
 	b, err := exec.LookPath("shellcheck")
 	if err != nil {
-		t.Fatal("shellcheck not found: set SHELLCHECK, or run `make shellcheck` (installs the Debian package)")
+		t.Fatal("shellcheck not found: set SHELLCHECK, or run `make test-packages` (installs the Debian package)")
 	}
 	return b
 }
