@@ -71,6 +71,9 @@ type Decision struct {
 	// RetryAt is set when a rate limit stopped the evaluation: it is queued
 	// again then.
 	RetryAt time.Time
+	// DecidedAt is when the verdict was reached, before the writes (which
+	// are paced, ADR 0225).
+	DecidedAt time.Time
 }
 
 // Server is a running pinbot App.
