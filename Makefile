@@ -68,11 +68,11 @@ run: build test-assets ## Start a local control plane, the operator and the samp
 ##@ Test
 
 .PHONY: test
-test: test-assets test-go test-charts ## Run every test of every module (with -race) and the chart tests.
+test: test-assets test-go test-charts test-fuzz ## Run every test of every module (with -race), the chart tests and a short fuzz of every parser.
 
 # The chart tests (operator/test/charttest) run once, in test-charts.
 .PHONY: test-go
-test-go: test-assets build shellcheck ## Run the Go tests of every module (the chart tests run in test-charts).
+test-go: test-assets build test-packages ## Run the Go tests of every module (the chart tests run in test-charts).
 	@# pinbot's pod-source tests start this bare control plane: the root
 	@# module cannot import the operator module's harness (ADR 0162).
 	cd operator && go build -o $(BIN)/controlplane ./test/cmd/controlplane
@@ -82,14 +82,17 @@ test-go: test-assets build shellcheck ## Run the Go tests of every module (the c
 			go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/test/charttest$$')) || exit 1; \
 	done
 
-# shellcheck lints the verify-memory action's scripts (pinbot/test/action).
-# It is a Haskell program, not a Go module: the Debian package is installed
-# when it is missing (CI runs as root on Debian).
-.PHONY: shellcheck
-shellcheck: ## Install shellcheck (Debian package) when it is missing.
-	@command -v shellcheck >/dev/null || { echo "==> installing shellcheck (apt-get)"; \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null; } || \
-		{ echo "could not install shellcheck: install it with your package manager (apt-get install shellcheck, brew install shellcheck)"; exit 1; }; }
+# Debian packages the tests need that no Go module provides: shellcheck (the
+# verify-memory action's scripts, pinbot/test/action) and iproute2 (`ip`: the
+# pod source's test hosts, pinbot/internal/kubesample). Installed when missing
+# (CI runs as root on Debian).
+.PHONY: test-packages
+test-packages: ## Install shellcheck and iproute2 (Debian packages) when missing.
+	@missing=""; command -v shellcheck >/dev/null || missing="$$missing shellcheck"; \
+	command -v ip >/dev/null || missing="$$missing iproute2"; \
+	if [ -n "$$missing" ]; then echo "==> installing$$missing (apt-get)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; } || \
+		{ echo "could not install$$missing: install it with your package manager"; exit 1; }; fi
 
 .PHONY: test-assets
 test-assets: $(K8S_ASSETS_STAMP) ## Build etcd, kube-apiserver, kube-controller-manager and kubectl into bin/k8s.
@@ -118,6 +121,21 @@ $(K8S_ASSETS_STAMP): | check-asset-versions
 	@rm -f $(KUBEBUILDER_ASSETS)/.built-*
 	@touch $@
 
+# Every fuzz target of the pure parsers runs for FUZZTIME on top of its
+# seeds (which go test runs anyway); a crash it finds is written to the
+# package's testdata/fuzz and fails the run (ADR 0180).
+FUZZ_PKGS ?= ./internal/pin ./internal/adr ./internal/dependabot
+FUZZTIME  ?= 3s
+.PHONY: test-fuzz
+test-fuzz: ## Fuzz every parser for FUZZTIME (3s) each.
+	@for p in $(FUZZ_PKGS); do \
+		for f in $$(go test -list '^Fuzz' $$p | grep '^Fuzz'); do \
+			echo "==> go test -fuzz $$f $$p ($(FUZZTIME))"; \
+			go test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$p >/dev/null || \
+				{ go test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$p; exit 1; }; \
+		done; \
+	done
+
 .PHONY: test-charts
 test-charts: $(HELM) test-assets build ## Lint and render the Helm charts, validate them against the real API server, prove the operator's RBAC.
 	cd operator && HELM="$(HELM)" TENANT_OPERATOR="$(BIN)/tenant-operator" PINBOT="$(BIN)/pinbot" \
@@ -129,7 +147,7 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 		echo "==> go test -bench $$m"; \
 		(cd $$m && go test $(BENCH_FLAGS) ./...) || exit 1; \
 	done
-	@echo "==> operator figures (operator/test/cmd/soak --bench: 100 and 1,000 Tenants, cold start, plain client)"
+	@echo "==> operator figures (operator/test/cmd/soak --bench: idle, 1,000 Tenants by kubectl apply, resync, plain client x4 and x16, cold start)"
 	cd operator && go build -o $(BIN)/soak ./test/cmd/soak
 	cd operator && $(BIN)/soak --bench $(SOAK_FLAGS) --dir "$(ROOT)/out/bench"
 

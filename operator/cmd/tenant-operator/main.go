@@ -22,6 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
@@ -41,19 +42,34 @@ func main() {
 	}
 }
 
+// The metrics endpoint's filter asks the API server to authenticate and
+// authorize each scrape (--metrics-secure).
+// +kubebuilder:rbac:groups=authentication.k8s.io,resources=tokenreviews,verbs=create
+// +kubebuilder:rbac:groups=authorization.k8s.io,resources=subjectaccessreviews,verbs=create
+
+// flagSet reports whether the named flag was given.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // run parses flags, builds the manager and runs it until ctx ends.
 func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tenant-operator", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	config.RegisterFlags(fs) // --kubeconfig, controller-runtime's own flag
 	var (
-		metricsAddr   = fs.String("metrics-bind-address", ":8080", "Address of the Prometheus metrics endpoint (plain HTTP); 0 disables it.")
+		metricsAddr   = fs.String("metrics-bind-address", ":8080", "Address of the Prometheus metrics endpoint; 0 disables it. Default :8080, or :8443 with --metrics-secure.")
+		metricsSecure = fs.Bool("metrics-secure", false, "Serve metrics over HTTPS, only to callers the API server authenticates (TokenReview) and authorizes for GET /metrics (SubjectAccessReview).")
 		probeAddr     = fs.String("health-probe-bind-address", ":8081", "Address of /healthz and /readyz; 0 disables them.")
 		leaderElect   = fs.Bool("leader-elect", false, "Elect a leader so that only one replica reconciles.")
 		leaderNS      = fs.String("leader-election-namespace", "", "Namespace of the leader-election Lease (default: $POD_NAMESPACE, else the pod's namespace in-cluster).")
 		leaderID      = fs.String("leader-election-id", "tenant-operator.tenancy.kubetenant.io", "Name of the leader-election Lease.")
 		concurrency   = fs.Int("max-concurrent-reconciles", 4, "Tenants reconciled in parallel.")
-		resync        = fs.Duration("resync-period", 10*time.Minute, "How often a Ready tenant is re-checked.")
+		resync        = fs.Duration("resync-period", controller.DefaultResyncPeriod, "How often a Ready tenant is re-checked against its recorded state (no request when nothing changed).")
+		minRetry      = fs.Duration("min-retry-delay", controller.DefaultMinRetryDelay, "Delay before the first retry of a failed reconcile; it doubles on each failure.")
+		maxRetry      = fs.Duration("max-retry-delay", controller.DefaultMaxRetryDelay, "Longest delay between retries of a failing reconcile.")
 		provURL       = fs.String("provisioner-url", "", "Base URL of the external provisioner (PUT/DELETE {url}/tenants/{name}); empty disables it.")
 		provTokenFile = fs.String("provisioner-token-file", "", "File holding the provisioner's bearer token, re-read on every request.")
 		provTimeout   = fs.Duration("provisioner-timeout", 10*time.Second, "Timeout of one provisioner request.")
@@ -72,6 +88,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 	if *resync <= 0 {
 		return fmt.Errorf("--resync-period must be positive, got %s", *resync)
+	}
+	if *minRetry <= 0 || *maxRetry < *minRetry {
+		return fmt.Errorf("--min-retry-delay (%s) must be positive and at most --max-retry-delay (%s)", *minRetry, *maxRetry)
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts), zap.WriteTo(stderr)))
 	log := ctrl.Log.WithName("setup")
@@ -110,11 +129,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err := v1alpha1.AddToScheme(scheme); err != nil {
 		return fmt.Errorf("building scheme: %w", err)
 	}
+	metricsOpts := metricsserver.Options{BindAddress: *metricsAddr}
+	if *metricsSecure {
+		// As kubebuilder scaffolds: HTTPS with a self-signed certificate,
+		// every request authenticated and authorized through the API server.
+		metricsOpts.SecureServing = true
+		metricsOpts.FilterProvider = filters.WithAuthenticationAndAuthorization
+		if !flagSet(fs, "metrics-bind-address") {
+			metricsOpts.BindAddress = ":8443"
+		}
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                        scheme,
 		Cache:                         controller.CacheOptions(),
 		Client:                        controller.ClientOptions(),
-		Metrics:                       metricsserver.Options{BindAddress: *metricsAddr},
+		Metrics:                       metricsOpts,
 		HealthProbeBindAddress:        *probeAddr,
 		LeaderElection:                *leaderElect,
 		LeaderElectionID:              *leaderID,
@@ -128,6 +157,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Provisioner:             prov,
 		ResyncPeriod:            *resync,
 		MaxConcurrentReconciles: *concurrency,
+		MinRetryDelay:           *minRetry,
+		MaxRetryDelay:           *maxRetry,
 	}); err != nil {
 		return err
 	}
@@ -142,8 +173,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}); err != nil {
 		return fmt.Errorf("adding readiness check: %w", err)
 	}
-	log.Info("starting", "metrics", *metricsAddr, "probes", *probeAddr, "leaderElect", *leaderElect,
-		"maxConcurrentReconciles", *concurrency, "resyncPeriod", resync.String(), "provisioner", *provURL != "")
+	log.Info("starting", "metrics", metricsOpts.BindAddress, "metricsSecure", *metricsSecure, "probes", *probeAddr, "leaderElect", *leaderElect,
+		"maxConcurrentReconciles", *concurrency, "resyncPeriod", resync.String(),
+		"minRetryDelay", minRetry.String(), "maxRetryDelay", maxRetry.String(), "provisioner", *provURL != "")
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("running manager: %w", err)
 	}
