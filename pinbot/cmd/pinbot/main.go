@@ -7,6 +7,7 @@
 //	pins           list the pins a repository's ADRs declare
 //	evaluate       decide a pull request offline from a git repository
 //	verify-memory  sample a process's memory and judge it against rules
+//	version        print the version, commit and commit date (also --version)
 package main
 
 import (
@@ -46,9 +47,10 @@ var commands = map[string]command{
 	"pins":          {"list the pins declared in a repository's ADRs", runPins},
 	"evaluate":      {"decide a pull request offline from a git repository", runEvaluate},
 	"verify-memory": {"sample a process's memory and judge it against rules", runVerifyMemory},
+	"version":       {"print the version, commit and commit date", runVersion},
 }
 
-var order = []string{"serve", "pins", "evaluate", "verify-memory"}
+var order = []string{"serve", "pins", "evaluate", "verify-memory", "version"}
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -66,6 +68,9 @@ func run(ctx context.Context, args []string, e env) int {
 			return 3
 		}
 		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = append([]string{"version"}, args[1:]...)
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {

@@ -28,6 +28,9 @@ type Config struct {
 	// Tune, when set, adjusts each installation's Transport (tests shorten
 	// backoff; the server observes rate limits).
 	Tune func(*Transport)
+	// UserAgent is sent with every request, token requests included
+	// (GitHub asks API clients to name themselves); go-github's own when empty.
+	UserAgent string
 }
 
 // Clients hands out one go-github client per installation. Installation
@@ -67,7 +70,7 @@ func (c *Clients) For(installation int64) (*github.Client, error) {
 	if gh, ok := c.clients[installation]; ok {
 		return gh, nil
 	}
-	tr := &Transport{Base: c.cfg.Base}
+	tr := &Transport{Base: c.cfg.Base, UserAgent: c.cfg.UserAgent}
 	if c.cfg.Tune != nil {
 		c.cfg.Tune(tr)
 	}
@@ -80,6 +83,9 @@ func (c *Clients) For(installation int64) (*github.Client, error) {
 	base := *c.base
 	gh.BaseURL = &base
 	gh.UploadURL = &base
+	if c.cfg.UserAgent != "" {
+		gh.UserAgent = c.cfg.UserAgent
+	}
 	c.clients[installation] = gh
 	return gh, nil
 }

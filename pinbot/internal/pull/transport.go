@@ -31,6 +31,8 @@ type Transport struct {
 	Observe func(status, remaining int)
 	// CacheEntries bounds the ETag cache (default 512 responses).
 	CacheEntries int
+	// UserAgent, when set, replaces the User-Agent of every request.
+	UserAgent string
 
 	mu    sync.Mutex
 	cache map[string]*cached
@@ -83,6 +85,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if hit != nil {
 			r.Header.Set("If-None-Match", hit.etag)
+		}
+		if t.UserAgent != "" {
+			r.Header.Set("User-Agent", t.UserAgent)
 		}
 		resp, err := base.RoundTrip(r)
 		if err != nil {

@@ -18,6 +18,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
+	"github.com/kubetenant/kubetenant/internal/version"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
@@ -52,6 +53,9 @@ type Config struct {
 	EvalTimeout time.Duration
 	// Decided, when set, is called after each evaluation (benchmarks).
 	Decided func(Decision)
+	// Build names this build in pinbot_build_info and the GitHub
+	// User-Agent (version.Get() when zero).
+	Build version.Info
 }
 
 // Decision is one evaluation's outcome, for logs and benchmarks.
@@ -111,9 +115,14 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Build == (version.Info{}) {
+		cfg.Build = version.Get()
+	}
 	m := newMetrics()
+	m.buildInfo(cfg.Build)
 	clients, err := pull.NewClients(pull.Config{
 		BaseURL: cfg.GitHubURL, AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, Base: cfg.Transport,
+		UserAgent: cfg.Build.UserAgent("pinbot"),
 		Tune: func(t *pull.Transport) {
 			t.Observe = m.githubResponse
 			if cfg.Tune != nil {
