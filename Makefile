@@ -77,7 +77,7 @@ build: ## Build bin/tenant-operator and bin/pinbot.
 
 .PHONY: run
 run: build test-assets ## Start a local control plane, the operator and the sample tenants (Ctrl-C stops all).
-	cd operator && go run ./cmd/devcluster --assets "$(KUBEBUILDER_ASSETS)" --operator "$(BIN)/tenant-operator" \
+	cd operator && go run ./hack/devcluster --assets "$(KUBEBUILDER_ASSETS)" --operator "$(BIN)/tenant-operator" \
 		--crds config/crd/bases --samples config/samples --dir "$(ROOT)/out/run"
 
 ##@ Test
@@ -85,14 +85,23 @@ run: build test-assets ## Start a local control plane, the operator and the samp
 .PHONY: test
 test: test-assets test-go test-charts ## Run every test of every module (with -race) and the chart tests.
 
-# The chart tests (operator/internal/charttest) run once, in test-charts.
+# The chart tests (operator/test/charttest) run once, in test-charts.
 .PHONY: test-go
-test-go: test-assets build ## Run the Go tests of every module (the chart tests run in test-charts).
+test-go: test-assets build shellcheck ## Run the Go tests of every module (the chart tests run in test-charts).
 	@for m in $(MODULES); do \
 		echo "==> go test $$m"; \
 		(cd $$m && TENANT_OPERATOR="$(BIN)/tenant-operator" PINBOT="$(BIN)/pinbot" \
-			go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/internal/charttest$$')) || exit 1; \
+			go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/test/charttest$$')) || exit 1; \
 	done
+
+# shellcheck lints the verify-memory action's scripts (pinbot/test/action).
+# It is a Haskell program, not a Go module: the Debian package is installed
+# when it is missing (CI runs as root on Debian).
+.PHONY: shellcheck
+shellcheck: ## Install shellcheck (Debian package) when it is missing.
+	@command -v shellcheck >/dev/null || { echo "==> installing shellcheck (apt-get)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null; } || \
+		{ echo "could not install shellcheck: install it with your package manager (apt-get install shellcheck, brew install shellcheck)"; exit 1; }; }
 
 .PHONY: test-assets
 test-assets: $(K8S_ASSETS_STAMP) ## Build etcd, kube-apiserver, kube-controller-manager and kubectl into bin/k8s.
@@ -124,7 +133,7 @@ $(K8S_ASSETS_STAMP): | check-asset-versions
 .PHONY: test-charts
 test-charts: $(HELM) test-assets build ## Lint and render the Helm charts, validate them against the real API server, prove the operator's RBAC.
 	cd operator && HELM="$(HELM)" TENANT_OPERATOR="$(BIN)/tenant-operator" PINBOT="$(BIN)/pinbot" \
-		go test -count=1 -run 'Chart' ./internal/charttest/...
+		go test -count=1 -run 'Chart' ./test/charttest/...
 
 .PHONY: bench
 bench: build test-assets ## Run the benchmarks and print the figures the README quotes.
@@ -132,8 +141,8 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 		echo "==> go test -bench $$m"; \
 		(cd $$m && go test $(BENCH_FLAGS) ./...) || exit 1; \
 	done
-	@echo "==> operator figures (operator/cmd/soak --bench: 100 and 1,000 Tenants, cold start, plain client)"
-	cd operator && go build -o $(BIN)/soak ./cmd/soak
+	@echo "==> operator figures (operator/test/cmd/soak --bench: 100 and 1,000 Tenants, cold start, plain client)"
+	cd operator && go build -o $(BIN)/soak ./test/cmd/soak
 	cd operator && $(BIN)/soak --bench $(SOAK_FLAGS) --dir "$(ROOT)/out/bench"
 
 # The operator soak and its thresholds (ADR 0045). The workflow passes
@@ -148,12 +157,44 @@ MEMORY_MAX_GROWTH      ?= 16Mi/10m
 SOAK_FLAGS = --assets "$(KUBEBUILDER_ASSETS)" --crds config/crd/bases \
 	--operator "$(BIN)/tenant-operator" --pinbot "$(BIN)/pinbot"
 
+# Base against head (ADR 0160): VERIFY_MEMORY_BASE=<git ref> builds the
+# operator at that ref into bin/tenant-operator-base (or take a prebuilt one
+# with VERIFY_MEMORY_BASE_OPERATOR=path), soaks it first with this tree's
+# harness, then soaks this tree's operator and judges it against the base's
+# report. --max-growth then applies only when MEMORY_MAX_GROWTH_WITH_BASE is
+# set; the comparison's allowances default to the width of the base's 95%
+# interval and 20%.
+VERIFY_MEMORY_BASE          ?=
+VERIFY_MEMORY_BASE_OPERATOR ?=
+MEMORY_MAX_GROWTH_WITH_BASE ?=
+MEMORY_MAX_SLOPE_INCREASE   ?=
+MEMORY_MAX_PEAK_INCREASE    ?=
+SOAK_RUN_FLAGS = $(SOAK_FLAGS) --tenants $(SOAK_TENANTS) --warmup $(SOAK_WARMUP) \
+	--duration $(VERIFY_MEMORY_DURATION) --rate $(SOAK_RATE) --ceiling $(MEMORY_CEILING)
+
 .PHONY: verify-memory
-verify-memory: build test-assets ## Soak the operator under reconcile load and judge its memory (report in out/memory).
-	cd operator && go build -o $(BIN)/soak ./cmd/soak
-	cd operator && exec $(BIN)/soak $(SOAK_FLAGS) --dir "$(ROOT)/out/soak" --report "$(ROOT)/out/memory" \
-		--tenants $(SOAK_TENANTS) --warmup $(SOAK_WARMUP) --duration $(VERIFY_MEMORY_DURATION) --rate $(SOAK_RATE) \
-		--ceiling $(MEMORY_CEILING) --max-growth $(MEMORY_MAX_GROWTH)
+verify-memory: build test-assets ## Soak the operator under reconcile load and judge its memory (report in out/memory); VERIFY_MEMORY_BASE=ref judges it against that ref's operator.
+	cd operator && go build -o $(BIN)/soak ./test/cmd/soak
+ifeq ($(VERIFY_MEMORY_BASE)$(VERIFY_MEMORY_BASE_OPERATOR),)
+	cd operator && exec $(BIN)/soak $(SOAK_RUN_FLAGS) --dir "$(ROOT)/out/soak" --report "$(ROOT)/out/memory" \
+		--max-growth $(MEMORY_MAX_GROWTH)
+else
+ifeq ($(VERIFY_MEMORY_BASE_OPERATOR),)
+	@echo "==> building the base's operator ($(VERIFY_MEMORY_BASE)) into $(BIN)/tenant-operator-base"
+	rm -rf "$(ROOT)/out/base-src" && mkdir -p "$(ROOT)/out/base-src"
+	git archive --format=tar "$(VERIFY_MEMORY_BASE)" | tar -x -C "$(ROOT)/out/base-src"
+	cd "$(ROOT)/out/base-src/operator" && go build -o $(BIN)/tenant-operator-base ./cmd/tenant-operator
+endif
+	@echo "==> soaking the base's operator (report in out/memory-base)"
+	rm -rf "$(ROOT)/out/memory-base"
+	@# The base failing its own rules is no reason to stop: it is the yardstick.
+	cd operator && { $(BIN)/soak $(SOAK_RUN_FLAGS) --operator "$(or $(VERIFY_MEMORY_BASE_OPERATOR),$(BIN)/tenant-operator-base)" \
+		--max-growth $(MEMORY_MAX_GROWTH) --dir "$(ROOT)/out/soak-base" --report "$(ROOT)/out/memory-base" || test $$? -eq 1; }
+	@echo "==> soaking this tree's operator against the base (report in out/memory)"
+	cd operator && exec $(BIN)/soak $(SOAK_RUN_FLAGS) --dir "$(ROOT)/out/soak" --report "$(ROOT)/out/memory" \
+		--baseline "$(ROOT)/out/memory-base" --max-growth "$(MEMORY_MAX_GROWTH_WITH_BASE)" \
+		--max-slope-increase "$(MEMORY_MAX_SLOPE_INCREASE)" --max-peak-increase "$(MEMORY_MAX_PEAK_INCREASE)"
+endif
 
 ##@ Development
 
@@ -173,7 +214,7 @@ generate: $(CONTROLLER_GEN) ## Generate deepcopy, CRDs and RBAC; copy them into 
 	@if [ -f operator/config/rbac/role.yaml ]; then \
 		rm -f charts/tenant-operator/files/crds/*.yaml && \
 		cp operator/config/crd/bases/*.yaml charts/tenant-operator/files/crds/ && \
-		cd operator && go run ./internal/charttest/cmd/rbacvalues \
+		cd operator && go run ./test/charttest/cmd/rbacvalues \
 			-role config/rbac/role.yaml -values ../charts/tenant-operator/values.yaml; \
 	fi
 

@@ -2,6 +2,7 @@ package adr
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"strings"
@@ -85,7 +86,7 @@ pins:
 		data: `---
 status: accepted
 pins:
-  - ecosystem: cargo
+  - ecosystem: swift
     package: serde
     version: 1.0.0
   - package: kopf
@@ -100,9 +101,12 @@ pins:
 # D
 `,
 		want: Record{Number: 6, Title: "D", Path: "adr/0006-d.md", Status: "accepted", Enforced: true, Format: FrontMatter,
-			Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "urllib3", Version: "2.2.1", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 10, Status: "accepted"}}}},
+			Pins: []pin.Pin{
+				// An unknown ecosystem keeps its pin, which cannot be enforced.
+				{Ecosystem: "swift", Package: "serde", Version: "1.0.0", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 4, Status: "accepted"}},
+				{Ecosystem: pin.Pip, Package: "urllib3", Version: "2.2.1", Enforced: true, Source: pin.Source{Number: 6, Title: "D", Path: "adr/0006-d.md", Line: 10, Status: "accepted"}}}},
 		warnings: []string{
-			`adr/0006-d.md:4: unknown ecosystem "cargo"`,
+			`adr/0006-d.md:4: unknown ecosystem "swift"`,
 			`adr/0006-d.md:7: version ">=1.40.1" of kopf is not an exact version`,
 			`adr/0006-d.md:9: a pin needs both package and version`,
 			`adr/0006-d.md:13: unknown pin key "verfiy"`,
@@ -223,6 +227,7 @@ We pin kopf.
 				{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Upstream: []string{"nolar/kopf#1172"}, Enforced: true, Source: pin.Source{Number: 4, Title: "Pin kopf", Path: "doc/adr/0004-pin-kopf.md", Line: 19, Status: "accepted"}},
 				{Ecosystem: pin.Gomod, Package: "github.com/google/go-github/v60", Version: "v60.0.0", Upstream: []string{"nolar/kopf#1172"}, Enforced: true, Source: pin.Source{Number: 4, Title: "Pin kopf", Path: "doc/adr/0004-pin-kopf.md", Line: 20, Status: "accepted"}},
 			}},
+		warnings: []string{`doc/adr/0004-pin-kopf.md:11: kopf==1.42.0 is written outside the decision and is not a pin`},
 	},
 	{
 		name: "nygard constraint in a decision sentence, superseded",
@@ -235,8 +240,9 @@ We pin kopf.
 		name: "nygard without status is accepted; MADR 2 status line",
 		path: "adr/notes.md",
 		data: "# ADR 14: Use X\n\n* Status: accepted (2026-01-02)\n\nWe use x.org/y@v1.2.3.\n",
-		want: Record{Number: 14, Title: "Use X", Path: "adr/notes.md", Status: "accepted (2026-01-02)", Enforced: true, Format: Nygard,
-			Pins: []pin.Pin{{Ecosystem: pin.Gomod, Package: "x.org/y", Version: "v1.2.3", Enforced: true, Source: pin.Source{Number: 14, Title: "Use X", Path: "adr/notes.md", Line: 5, Status: "accepted (2026-01-02)"}}}},
+		// Prose outside a Decision or Pins section is no pin (issue 17, item 14).
+		want:     Record{Number: 14, Title: "Use X", Path: "adr/notes.md", Status: "accepted (2026-01-02)", Enforced: true, Format: Nygard},
+		warnings: []string{`adr/notes.md:5: x.org/y@v1.2.3 is written outside the decision`},
 	},
 	{
 		name:     "nygard empty pins section warns",
@@ -303,8 +309,14 @@ func TestLoad(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Load() records mismatch (-want +got):\n%s", diff)
 	}
-	if len(ws) != 1 || ws[0].Path != "adr/0002-broken.md" || ws[0].Line != 2 {
-		t.Errorf("Load() warnings = %v, want one for adr/0002-broken.md:2", ws)
+	var gotWarned []string
+	for _, w := range ws {
+		gotWarned = append(gotWarned, fmt.Sprintf("%s:%d", w.Path, w.Line))
+	}
+	// Files not read are listed (issue 17, item 9); README and template are
+	// conventional names, skipped silently.
+	if diff := cmp.Diff([]string{"adr/.hidden:0", "adr/0002-broken.md:2", "adr/notes.txt:0"}, gotWarned); diff != "" {
+		t.Errorf("Load() warnings mismatch (-want +got):\n%s", diff)
 	}
 	if n := len(Pins(recs)); n != 3 {
 		t.Errorf("Pins() = %d pins, want 3", n)
@@ -323,7 +335,7 @@ func (f failFS) Open(name string) (fs.File, error) {
 
 func TestLoadReadErrorFailsClosed(t *testing.T) {
 	fsys := failFS{fstest.MapFS{
-		"adr/0001-a.md": {Data: []byte("# A\n\nkopf==1.40.1\n")},
+		"adr/0001-a.md": {Data: []byte("# A\n\n## Decision\n\nkopf==1.40.1\n")},
 		"adr/0002-b.md": {Data: []byte("# B\n")},
 	}}
 	recs, _, err := Load(fsys, DefaultDirs)
@@ -399,8 +411,14 @@ func checkParse(t *testing.T, path string, data []byte) {
 		if p.Enforced != rec.Enforced || p.Source.Path != path || p.Source.Number != rec.Number {
 			t.Fatalf("pin does not carry its record: %+v vs %+v", p, rec)
 		}
-		if p.Ecosystem != "" && !p.Ecosystem.Valid() {
-			t.Fatalf("pin with invalid ecosystem %q", p.Ecosystem)
+		if why := p.Unenforceable(); why != "" && rec.Enforced {
+			warned := false
+			for _, w := range ws {
+				warned = warned || strings.Contains(w.Message, "cannot enforce")
+			}
+			if !warned {
+				t.Fatalf("pin %+v cannot be enforced (%s) and no warning says so", p, why)
+			}
 		}
 	}
 	if rec.Enforced && rec.Status != "" && statusWord(rec.Status) != "accepted" {

@@ -9,14 +9,17 @@ import (
 	"strings"
 )
 
-// MaxFileSize bounds the ADR files Load reads; larger files are skipped with
-// a warning.
+// MaxFileSize bounds the ADR files Load reads. A larger file is an error,
+// not a warning: its pins would vanish, so callers fail closed until it is
+// made smaller (issue 17, item 9).
 const MaxFileSize = 1 << 20
 
 // Load reads every ADR under dirs (slash-separated paths relative to the root
 // of fsys, searched recursively) and returns the records sorted by path.
-// Folders that do not exist are skipped; README, index and template files are
-// not ADRs. Malformed records come back as warnings and never stop the
+// Folders that do not exist are skipped. Files with the conventional names
+// of READMEs, indexes and templates (SkippedName) are not ADRs; any other
+// file that is not read (another extension, a hidden or non-regular file)
+// is listed in a warning, so that nothing is dropped without a word. Malformed records come back as warnings and never stop the
 // others from being read. The error reports a file or folder that exists but
 // could not be read: callers must fail closed on it, since the unread file
 // may hold a pin.
@@ -26,9 +29,14 @@ func Load(fsys fs.FS, dirs []string) ([]Record, []Warning, error) {
 		warnings []Warning
 		errs     []error
 		seen     = map[string]bool{}
+		walked   = map[string]bool{}
 	)
 	for _, dir := range dirs {
 		dir = path.Clean(strings.Trim(dir, "/"))
+		if walked[dir] {
+			continue
+		}
+		walked[dir] = true
 		if !fs.ValidPath(dir) {
 			warnings = append(warnings, Warning{Path: dir, Message: "ADR folder is not a relative path inside the repository"})
 			continue
@@ -55,21 +63,36 @@ func Load(fsys fs.FS, dirs []string) ([]Record, []Warning, error) {
 			}
 			if d.IsDir() {
 				if p != dir && strings.HasPrefix(d.Name(), ".") {
+					warnings = append(warnings, Warning{Path: p, Message: "hidden folder in an ADR folder is not read"})
 					return fs.SkipDir
 				}
 				return nil
 			}
-			if !IsADRFile(p) || seen[p] || !d.Type().IsRegular() {
+			if seen[p] {
 				return nil
 			}
 			seen[p] = true
+			switch {
+			case SkippedName(p):
+				return nil
+			case !IsADRFile(p):
+				warnings = append(warnings, Warning{Path: p, Message: "not read as an ADR: only .md, .markdown, .yaml and .yml files that are not hidden are"})
+				return nil
+			case !d.Type().IsRegular():
+				warnings = append(warnings, Warning{Path: p, Message: "not read as an ADR: not a regular file (a symbolic link or special file)"})
+				return nil
+			}
 			if info, err := d.Info(); err == nil && info.Size() > MaxFileSize {
-				warnings = append(warnings, Warning{Path: p, Message: fmt.Sprintf("file is larger than %d bytes and was not read", MaxFileSize)})
+				errs = append(errs, fmt.Errorf("reading ADR %s: the file is larger than %d bytes; pinbot does not read it, and cannot tell which pins it holds", p, MaxFileSize))
 				return nil
 			}
 			data, err := fs.ReadFile(fsys, p)
 			if err != nil {
 				errs = append(errs, fmt.Errorf("reading ADR %s: %w", p, err))
+				return nil
+			}
+			if len(data) > MaxFileSize {
+				errs = append(errs, fmt.Errorf("reading ADR %s: the file is larger than %d bytes; pinbot does not read it, and cannot tell which pins it holds", p, MaxFileSize))
 				return nil
 			}
 			rec, ws := Parse(p, data)
@@ -86,20 +109,24 @@ func Load(fsys fs.FS, dirs []string) ([]Record, []Warning, error) {
 }
 
 // IsADRFile reports whether the file at p may be an ADR: Markdown or YAML,
-// and not a README, index or template.
+// not hidden, and not one of the conventional non-ADR names (SkippedName).
 func IsADRFile(p string) bool {
 	base := strings.ToLower(path.Base(p))
-	ext := path.Ext(base)
-	switch ext {
+	switch path.Ext(base) {
 	case ".md", ".markdown", ".yaml", ".yml":
 	default:
 		return false
 	}
-	stem := strings.TrimSuffix(base, ext)
-	switch {
-	case stem == "readme", stem == "index", stem == "_index", stem == "summary",
-		strings.Contains(stem, "template"), strings.HasPrefix(stem, "."):
-		return false
-	}
-	return true
+	return !strings.HasPrefix(base, ".") && !SkippedName(p)
 }
+
+// skippedNames are the exact file names of ADR folders that are not
+// records: READMEs, indexes, summaries and templates. Nothing else is
+// skipped by name ("0012-templates-for-ci.md" is an ADR).
+var skippedNames = map[string]bool{"readme.md": true, "index.md": true, "_index.md": true, "summary.md": true,
+	"template.md": true, "adr-template.md": true}
+
+// SkippedName reports whether p has one of the conventional names Load skips
+// without a warning: README.md, index.md, _index.md, summary.md,
+// template.md and adr-template.md, in any case.
+func SkippedName(p string) bool { return skippedNames[strings.ToLower(path.Base(p))] }

@@ -55,6 +55,15 @@ func Parse(path string, data []byte) (Record, []Warning) {
 	if p.rec.Status != "" && !knownStatus(p.rec.Status) {
 		p.warn(p.statusLine, fmt.Sprintf("status %q is not one of accepted, proposed, rejected, deprecated, superseded by ...; the ADR's pins are not enforced", p.rec.Status))
 	}
+	for i := range p.rec.Pins {
+		pn := &p.rec.Pins[i]
+		if pn.Ecosystem != "" {
+			continue
+		}
+		if pn.Ecosystem = inferEcosystem(*pn, string(data)); pn.Ecosystem == "" && p.rec.Enforced {
+			p.warn(pn.Source.Line, fmt.Sprintf("the pin of %s %s has no ecosystem and the ADR does not say which it is; pinbot cannot enforce it and fails the check of every pull request that touches a dependency file until the pin names one (ecosystem: %s)", pn.Package, pn.Version, knownEcosystems()))
+		}
+	}
 	src := p.rec.Source()
 	for i := range p.rec.Pins {
 		line := p.rec.Pins[i].Source.Line
@@ -247,14 +256,32 @@ func (p *parser) mapping(m *yaml.Node, fromText bool) {
 	if !fromText {
 		return
 	}
+	var pins []pin.Pin
+	text := ""
 	dec, ok := lookup(m, "decision")
-	if !ok {
-		return
+	if ok {
+		text = scalarText(dec)
+		pins = p.scanText(text, dec.Line)
 	}
-	text := scalarText(dec)
-	pins := p.scanText(text, dec.Line)
+	// Other keys hold pins only in the explicit "constraint is:" form;
+	// anything else there is prose and gets a warning (issue 17, item 14).
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if k.Value == "decision" || k.Value == "title" || k.Value == "number" || k.Value == "status" {
+			continue
+		}
+		other := scalarText(v)
+		found := p.constraintForms(other, v.Line)
+		pins = append(pins, found...)
+		p.warnProse(other, v.Line, found, `the record's Decision (its "decision" key)`)
+	}
+	pins = p.dedupePins(pins)
 	if len(pins) == 0 {
 		return
+	}
+	line := 0
+	if dec != nil {
+		line = dec.Line
 	}
 	ups := upstreamRefs(text)
 	if len(ups) == 0 {
@@ -266,7 +293,7 @@ func (p *parser) mapping(m *yaml.Node, fromText bool) {
 	}
 	for i := range pins {
 		pins[i].Upstream = ups
-		pins[i].Source.Line = p.locate(dec.Line, pins[i].Package, pins[i].Version)
+		pins[i].Source.Line = p.locate(line, pins[i].Package, pins[i].Version)
 	}
 	p.rec.Pins = append(p.rec.Pins, pins...)
 }
@@ -327,9 +354,14 @@ func (p *parser) pinList(v *yaml.Node) {
 			switch k.Value {
 			case "ecosystem":
 				eco, valid := ecosystem(val.Value)
-				if val.Kind != yaml.ScalarNode || !valid {
-					p.warn(val.Line, fmt.Sprintf("unknown ecosystem %q (known: pip, gomod, npm, helm, docker, github-actions); the pin is skipped", val.Value))
+				switch {
+				case val.Kind != yaml.ScalarNode:
+					p.warn(val.Line, "ecosystem must be a name; the pin is skipped")
 					ok = false
+				case !valid:
+					// Kept, not skipped: a pin pinbot cannot enforce must
+					// fail checks, not vanish (pin.Pin.Unenforceable).
+					p.warn(val.Line, fmt.Sprintf("unknown ecosystem %q (known: %s); pinbot cannot enforce this pin and fails the check of every pull request that touches a dependency file until it names a known one", val.Value, knownEcosystems()))
 				}
 				pn.Ecosystem = eco
 			case "package":
@@ -396,24 +428,15 @@ func exactVersion(v string) string {
 	return v
 }
 
-func ecosystem(s string) (pin.Ecosystem, bool) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "pip", "uv", "poetry", "pypi", "python":
-		return pin.Pip, true
-	case "gomod", "go", "go_modules", "golang":
-		return pin.Gomod, true
-	case "npm", "npm_and_yarn", "yarn", "pnpm":
-		return pin.NPM, true
-	case "helm":
-		return pin.Helm, true
-	case "docker":
-		return pin.Docker, true
-	case "github-actions", "github_actions", "actions":
-		return pin.Actions, true
-	case "":
-		return "", true
+func ecosystem(s string) (pin.Ecosystem, bool) { return pin.ParseEcosystem(s) }
+
+// knownEcosystems lists the ecosystem names a pin may use, for warnings.
+func knownEcosystems() string {
+	names := make([]string, len(pin.Ecosystems))
+	for i, e := range pin.Ecosystems {
+		names[i] = string(e)
 	}
-	return pin.Ecosystem(s), false
+	return strings.Join(names, ", ")
 }
 
 func stringsOf(n *yaml.Node) ([]string, error) {

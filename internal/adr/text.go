@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"fmt"
 	"regexp"
 	"strings"
 
@@ -80,13 +81,15 @@ func upstreamRefs(text string) []string {
 // section is one "## Heading" part of a Markdown document.
 type section struct {
 	heading string // lower-cased, without #s
+	level   int    // number of #s, 0 before the first heading
 	line    int    // 1-based line of the first body line
 	body    string
 }
 
-// sections splits Markdown into its second-level (or deeper) sections,
-// ignoring headings inside fenced code blocks. The part before the first
-// such heading has an empty heading.
+// sections splits Markdown into its sections at every ATX heading (any
+// level: some teams write "# Context" and "# Decision"), ignoring headings
+// inside fenced code blocks. The part before the first heading has an empty
+// heading.
 func sections(doc string) []section {
 	lines := strings.Split(doc, "\n")
 	out := []section{{line: 1}}
@@ -107,10 +110,10 @@ func sections(doc string) []section {
 			body = append(body, ln)
 			continue
 		}
-		if strings.HasPrefix(t, "##") {
+		if strings.HasPrefix(t, "#") && (strings.HasPrefix(strings.TrimLeft(t, "#"), " ") || strings.TrimLeft(t, "#") == "") && len(t)-len(strings.TrimLeft(t, "#")) <= 6 {
 			flush()
 			h := strings.ToLower(strings.TrimSpace(strings.TrimRight(strings.TrimLeft(t, "#"), "#")))
-			out = append(out, section{heading: h, line: i + 2})
+			out = append(out, section{heading: h, level: len(t) - len(strings.TrimLeft(t, "#")), line: i + 2})
 			continue
 		}
 		body = append(body, ln)
@@ -162,27 +165,39 @@ func (p *parser) nygard(doc string) {
 		}
 	}
 	if p.rec.Status == "" {
-		for i, ln := range strings.Split(secs[0].body, "\n") {
-			if m := statusLine.FindStringSubmatch(ln); m != nil {
-				p.rec.Status, p.statusLine = cleanStatus(m[1]), i+1
+		// A "Status: ..." line before the first section, which may follow
+		// the level-one title heading.
+		for si, sec := range secs {
+			if si > 0 && (sec.level != 1 || si > 1) {
 				break
+			}
+			first := 1
+			if si > 0 {
+				first = sec.line
+			}
+			for i, ln := range strings.Split(sec.body, "\n") {
+				if m := statusLine.FindStringSubmatch(ln); m != nil && p.rec.Status == "" {
+					p.rec.Status, p.statusLine = cleanStatus(m[1]), first+i
+				}
 			}
 		}
 	}
+	var pins []pin.Pin
 	var text string
-	var line int
 	switch {
 	case pinsSec != nil:
-		text, line = pinsSec.body, pinsSec.line
+		text = pinsSec.body
+		pins = p.scanText(pinsSec.body, pinsSec.line)
 	case decision != nil:
-		text, line = decision.body, decision.line
-	default:
-		text, line = doc, 1
+		text = decision.body
+		pins = p.scanText(decision.body, decision.line)
 	}
-	pins := p.scanText(text, line)
 	if pinsSec != nil && len(pins) == 0 {
 		p.warn(pinsSec.line-1, "the Pins section holds no exact constraint such as pkg==1.2.3 or module@v1.2.3")
 	}
+	pins = append(pins, p.constraintForms(doc, 1)...)
+	pins = p.dedupePins(pins)
+	p.warnProse(doc, 1, pins, "the Decision section (or a Pins section)")
 	if len(pins) == 0 {
 		return
 	}
@@ -194,6 +209,58 @@ func (p *parser) nygard(doc string) {
 		pins[i].Upstream = ups
 	}
 	p.rec.Pins = append(p.rec.Pins, pins...)
+}
+
+// constraintForm introduces an explicit prose pin anywhere in a record:
+// "The constraint is: kopf==1.40.1".
+var constraintForm = regexp.MustCompile(`(?i)\bconstraints?\s+(?:is|are)\b\s*:?`)
+
+// constraintForms returns the pins written in the explicit "constraint is:"
+// form in text (up to the end of its paragraph); line is text's first line.
+func (p *parser) constraintForms(text string, line int) []pin.Pin {
+	var out []pin.Pin
+	for _, m := range constraintForm.FindAllStringIndex(text, -1) {
+		rest := text[m[1]:]
+		if i := strings.Index(rest, "\n\n"); i >= 0 {
+			rest = rest[:i]
+		}
+		out = append(out, p.scanText(rest, line+strings.Count(text[:m[1]], "\n"))...)
+	}
+	return out
+}
+
+// dedupePins drops repeated pins of the same package and version.
+func (p *parser) dedupePins(pins []pin.Pin) []pin.Pin {
+	seen := map[string]bool{}
+	out := pins[:0]
+	for _, pn := range pins {
+		k := string(pn.Ecosystem) + " " + pn.Package + " " + pn.Version
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, pn)
+		}
+	}
+	return out
+}
+
+// warnProse warns about every exact constraint in text that is not one of
+// pins: prose outside the decision ("we load-tested with aiohttp==3.9.5")
+// is not a pin (issue 17, item 14), and the warning says how to make it one.
+func (p *parser) warnProse(text string, line int, pins []pin.Pin, where string) {
+	taken := map[string]bool{}
+	for _, pn := range pins {
+		taken[string(pn.Ecosystem)+" "+pn.Package+" "+pn.Version] = true
+	}
+	for _, pn := range p.scanText(text, line) {
+		if taken[string(pn.Ecosystem)+" "+pn.Package+" "+pn.Version] {
+			continue
+		}
+		c := pn.Package + "==" + pn.Version
+		if pn.Ecosystem == pin.Gomod {
+			c = pn.Package + "@" + pn.Version
+		}
+		p.warn(pn.Source.Line, fmt.Sprintf("%s is written outside the decision and is not a pin; to make it one, write it in %s or as \"The constraint is: %s\"", c, where, c))
+	}
 }
 
 func firstLine(body string) (string, int) {

@@ -65,6 +65,8 @@ type Verdict struct {
 	Peak      Peak      `json:"peak"`
 	Slope     Slope     `json:"slope"`
 	NetGrowth NetGrowth `json:"net_growth"`
+	// Baseline is the comparison with a base run, when Compare made one.
+	Baseline *Comparison `json:"baseline,omitempty"`
 }
 
 // Peak is the ceiling rule's figure: the highest sample of the whole run.
@@ -111,6 +113,13 @@ func Judge(samples []Sample, rules Rules) (Verdict, error) {
 	if rules.MaxGrowth.Per <= 0 {
 		return Verdict{}, fmt.Errorf("judging memory: no growth limit set")
 	}
+	return judge(samples, rules)
+}
+
+// judge is Judge without the check that a growth limit is set: a zero
+// MaxGrowth measures the growth figures without judging them, which only
+// a comparison against a base run (Compare) may ask for.
+func judge(samples []Sample, rules Rules) (Verdict, error) {
 	if rules.Ceiling < 0 {
 		return Verdict{}, fmt.Errorf("judging memory: negative ceiling %d", rules.Ceiling)
 	}
@@ -150,16 +159,20 @@ func Judge(samples []Sample, rules Rules) (Verdict, error) {
 		y[i] = float64(p.Bytes)
 	}
 	f := theilSen(x, y)
-	limit := rules.MaxGrowth.PerSecond()
+	limited := rules.MaxGrowth.Per > 0
+	limit := 0.0
+	if limited {
+		limit = rules.MaxGrowth.PerSecond()
+	}
 	v.Slope = Slope{PerSecond: f.slope, Lower: f.lower, Upper: f.upper, Intercept: f.intercept, Limit: limit}
-	v.Slope.Pass = f.upper <= limit
+	v.Slope.Pass = !limited || f.upper <= limit
 
 	q := (len(post) + 3) / 4
 	firstQ, lastQ := post[:q], post[len(post)-q:]
 	v.NetGrowth = NetGrowth{First: trimmedMean(firstQ), Last: trimmedMean(lastQ)}
 	v.NetGrowth.Growth = v.NetGrowth.Last - v.NetGrowth.First
 	v.NetGrowth.Allowed = limit * meanTime(lastQ).Sub(meanTime(firstQ)).Seconds()
-	v.NetGrowth.Pass = v.NetGrowth.Growth <= v.NetGrowth.Allowed
+	v.NetGrowth.Pass = !limited || v.NetGrowth.Growth <= v.NetGrowth.Allowed
 
 	v.Pass = v.Peak.Pass && v.Slope.Pass && v.NetGrowth.Pass
 	v.Reason = reason(v, rules)
@@ -169,6 +182,9 @@ func Judge(samples []Sample, rules Rules) (Verdict, error) {
 // reason explains the verdict in one sentence, naming the first broken rule.
 func reason(v Verdict, r Rules) string {
 	per := r.MaxGrowth.Per
+	if per <= 0 {
+		return unlimitedReason(v, r)
+	}
 	rate := func(bps float64) string { return FormatBytes(bps*per.Seconds()) + "/" + FormatDuration(per) }
 	allowed := FormatBytes(float64(r.MaxGrowth.Bytes)) + "/" + FormatDuration(per)
 	at := FormatDuration(v.Peak.Time.Sub(v.Start).Round(time.Second))
@@ -218,4 +234,21 @@ func meanTime(s []Sample) time.Time {
 		sum += float64(x.Time.Sub(s[0].Time))
 	}
 	return s[0].Time.Add(time.Duration(math.Round(sum / float64(len(s)))))
+}
+
+// unlimitedReason explains a verdict judged without a growth limit.
+func unlimitedReason(v Verdict, r Rules) string {
+	rate := func(bps float64) string {
+		return FormatBytes(bps*defaultPer.Seconds()) + "/" + FormatDuration(defaultPer)
+	}
+	if !v.Peak.Pass {
+		return fmt.Sprintf("Peak memory %s at %s exceeded the %s ceiling.",
+			FormatBytes(float64(v.Peak.Bytes)), FormatDuration(v.Peak.Time.Sub(v.Start).Round(time.Second)), FormatBytes(float64(r.Ceiling)))
+	}
+	ceiling := ""
+	if r.Ceiling > 0 {
+		ceiling = fmt.Sprintf(" stayed under the %s ceiling", FormatBytes(float64(r.Ceiling)))
+	}
+	return fmt.Sprintf("Peak memory %s%s; memory grew %s after warm-up (95%% interval %s to %s); no growth limit was set.",
+		FormatBytes(float64(v.Peak.Bytes)), ceiling, rate(v.Slope.PerSecond), rate(v.Slope.Lower), rate(v.Slope.Upper))
 }

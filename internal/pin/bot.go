@@ -45,19 +45,8 @@ func EcosystemFromBranch(branch string) Ecosystem {
 	if len(parts) < 2 || parts[0] != "dependabot" {
 		return ""
 	}
-	switch parts[1] {
-	case "pip", "uv", "pipenv", "pip_compile", "poetry":
-		return Pip
-	case "go_modules":
-		return Gomod
-	case "npm_and_yarn":
-		return NPM
-	case "helm":
-		return Helm
-	case "docker":
-		return Docker
-	case "github_actions":
-		return Actions
+	if e, ok := ParseEcosystem(parts[1]); ok {
+		return e
 	}
 	return ""
 }
@@ -267,6 +256,9 @@ func datasourceEcosystem(ds string) Ecosystem {
 	case "github-tags", "github-actions", "github-releases":
 		return Actions
 	}
+	if e, ok := moreDatasources[ds]; ok && e.Valid() {
+		return e
+	}
 	return ""
 }
 
@@ -278,11 +270,12 @@ var (
 	dbBumpRE    = regexp.MustCompile(`(?i)^bump (\S+) from (\S+) to (\S+?)(?: in (/\S*))?(?: in the \S+ group)?$`)
 	dbReqRE     = regexp.MustCompile(`(?i)^update (\S+) requirement from (.+?) to (.+?)(?: in (/\S*))?$`)
 	dbNamesRE   = regexp.MustCompile(`(?i)^bump ((?:\S+, )*\S+) and (\S+)(?: in (/\S*))?$`)
-	rnTopicRE   = regexp.MustCompile(`(?i)^update (dependency|module|helm release|helm chart|rust crate|pre-commit hook|plugin|package) (\S+)(?: (\S+))? to (\S+)$`)
+	rnTopicRE   = regexp.MustCompile(`(?i)^update (dependency|module|helm release|helm chart|rust crate|terraform|pre-commit hook|plugin|package) (\S+)(?: (\S+))? to (\S+)$`)
 	rnSuffixRE  = regexp.MustCompile(`(?i)^update (\S+) (action|docker tag|docker digest|digest|image) to (\S+)$`)
 	rnNoVerRE   = regexp.MustCompile(`(?i)^(?:pin|update) (dependency|module|helm release) (\S+)$`)
 	topicToEcos = map[string]Ecosystem{"module": Gomod, "helm release": Helm, "helm chart": Helm,
-		"action": Actions, "docker tag": Docker, "docker digest": Docker, "image": Docker}
+		"action": Actions, "docker tag": Docker, "docker digest": Docker, "image": Docker,
+		"rust crate": Cargo, "terraform": Terraform}
 )
 
 // ParseTitle reads the updates a Dependabot or Renovate PR title announces:

@@ -159,7 +159,7 @@ func TestEcosystemFromBranch(t *testing.T) {
 		"dependabot-github_actions-actions-checkout-4": Actions,
 		"dependabot|docker|python-3.13":                Docker,
 		"renovate/kopf-1.x":                            "",
-		"dependabot/nuget/coffee-rails":                "",
+		"dependabot/nuget/coffee-rails":                NuGet,
 		"":                                             "",
 	}
 	for b, want := range tests {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"reflect"
@@ -80,86 +81,6 @@ type reader func(name string, data []byte) (parsed, error)
 var skipDirs = map[string]bool{".git": true, "node_modules": true, "vendor": true, "testdata": true,
 	".venv": true, "venv": true, "__pycache__": true, ".tox": true}
 
-// IsManifest reports whether a repository-relative path names a file that
-// Diff reads, so that callers working from a list of changed files know which
-// ones to fetch. Files pulled in by a requirements "-r" include are read by
-// Diff even when IsManifest says no.
-func IsManifest(p string) bool {
-	p = strings.TrimPrefix(path.Clean("/"+p), "/")
-	for _, d := range strings.Split(path.Dir(p), "/") {
-		if skipDirs[d] {
-			return false
-		}
-	}
-	return readerFor(p) != nil
-}
-
-// readerFor returns the reader for a path, or nil when it is no manifest.
-func readerFor(p string) reader {
-	base := path.Base(p)
-	lower := strings.ToLower(base)
-	dir := path.Dir(p)
-	switch {
-	case base == "pyproject.toml":
-		return readPyproject
-	case base == "uv.lock":
-		return readUVLock
-	case base == "poetry.lock":
-		return readPoetryLock
-	case base == "Pipfile":
-		return readPipfile
-	case base == "Pipfile.lock":
-		return readPipfileLock
-	case isRequirementsName(dir, lower):
-		return readRequirements
-	case base == "go.mod":
-		return readGoMod
-	case base == "go.work":
-		return readGoWork
-	case base == "package.json":
-		return readPackageJSON
-	case base == "package-lock.json" || base == "npm-shrinkwrap.json":
-		return readPackageLock
-	case base == "Chart.yaml":
-		return readChart
-	case base == "Chart.lock":
-		return readChartLock
-	case isDockerfileName(lower):
-		return readDockerfile
-	case isWorkflowPath(p):
-		return readWorkflow
-	case base == "action.yml" || base == "action.yaml":
-		return readWorkflow
-	}
-	return nil
-}
-
-func isRequirementsName(dir, lower string) bool {
-	ext := path.Ext(lower)
-	if ext != ".txt" && ext != ".in" {
-		return false
-	}
-	if strings.Contains(lower, "requirements") || strings.HasPrefix(lower, "constraints") {
-		return true
-	}
-	d := path.Base(dir)
-	return d == "requirements" || d == "requirements.d"
-}
-
-func isDockerfileName(lower string) bool {
-	for _, n := range []string{"dockerfile", "containerfile"} {
-		if lower == n || strings.HasPrefix(lower, n+".") || strings.HasSuffix(lower, "."+n) {
-			return true
-		}
-	}
-	return false
-}
-
-func isWorkflowPath(p string) bool {
-	ext := path.Ext(p)
-	return path.Dir(p) == ".github/workflows" && (ext == ".yml" || ext == ".yaml")
-}
-
 // Diff lists every dependency whose declared constraint or resolved version
 // differs between base and head. It reads every supported manifest in both
 // trees, plus the files requirements files include. A file whose bytes are
@@ -202,6 +123,7 @@ func Diff(base, head fs.FS) ([]Change, error) {
 		}
 	}
 	var changes []Change
+	goBase, goHead := goSide{}, goSide{}
 	for i := 0; i < len(queue); i++ {
 		p := queue[i]
 		b, errB := readOptional(base, p)
@@ -209,6 +131,14 @@ func Diff(base, head fs.FS) ([]Change, error) {
 		if errB != nil || errH != nil {
 			errs = append(errs, errors.Join(errB, errH))
 			continue
+		}
+		if isGoFile(p) {
+			if b != nil {
+				goBase[p] = b
+			}
+			if h != nil {
+				goHead[p] = h
+			}
 		}
 		r := readerFor(p)
 		if r == nil {
@@ -223,6 +153,11 @@ func Diff(base, head fs.FS) ([]Change, error) {
 			add(inc)
 		}
 	}
+	ws, err := workspaceChanges(goBase, goHead)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	changes = append(changes, ws...)
 	return sortChanges(changes), errors.Join(errs...)
 }
 
@@ -233,9 +168,16 @@ func Diff(base, head fs.FS) ([]Change, error) {
 // accepts its name). A renamed file is one pair with BasePath set: it is
 // compared as one manifest when both names are manifests, and as a removal
 // when it is renamed to a name Diff does not read.
+//
+// Go workspaces are judged from the go.work and go.mod files among files:
+// when any of them changes, the caller must pass every go.work and go.mod of
+// both trees (unchanged ones with equal Base and Head), since a go.work the
+// list lacks cannot be seen; a go.work whose used go.mod is missing is a
+// ReadError.
 func DiffFiles(files []FilePair) ([]Change, error) {
 	var changes []Change
 	var errs []error
+	goBase, goHead := goSide{}, goSide{}
 	for _, f := range files {
 		hp := cleanPath(f.Path)
 		bp := hp
@@ -257,12 +199,27 @@ func DiffFiles(files []FilePair) ([]Change, error) {
 		if rb == nil && rh == nil {
 			continue
 		}
+		if len(base) > MaxManifestSize || len(head) > MaxManifestSize {
+			errs = append(errs, &ReadError{Path: name, Err: errTooLarge})
+			continue
+		}
+		if isGoFile(bp) && f.Base != nil {
+			goBase[bp] = f.Base
+		}
+		if isGoFile(hp) && f.Head != nil {
+			goHead[hp] = f.Head
+		}
 		cs, _, err := diffSides(name, rb, rh, base, head)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		changes = append(changes, cs...)
 	}
+	ws, err := workspaceChanges(goBase, goHead)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	changes = append(changes, ws...)
 	return sortChanges(changes), errors.Join(errs...)
 }
 
@@ -276,14 +233,35 @@ func manifestReader(p string) reader {
 	return readerFor(p)
 }
 
-// readOptional reads a file, returning nil for a file that does not exist.
+// MaxManifestSize bounds the manifests and lock files pinbot reads: 64 MiB,
+// three times the largest real package-lock.json seen (about 20 MB). A
+// larger file is a ReadError (fail closed), so that a pull request cannot
+// exhaust pinbot's memory; readers use memory linear in the size below it.
+const MaxManifestSize = 64 << 20
+
+// errTooLarge is the problem of a file over MaxManifestSize.
+var errTooLarge = fmt.Errorf("the file is larger than %d bytes (64 MiB), the most pinbot reads; it cannot tell what the file declares", MaxManifestSize)
+
+// readOptional reads a file of at most MaxManifestSize bytes, returning nil
+// for a file that does not exist.
 func readOptional(fsys fs.FS, p string) ([]byte, error) {
-	b, err := fs.ReadFile(fsys, p)
+	f, err := fsys.Open(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
 		return nil, &ReadError{Path: p, Err: err}
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err == nil && fi.Size() > MaxManifestSize {
+		return nil, &ReadError{Path: p, Err: errTooLarge}
+	}
+	b, err := io.ReadAll(io.LimitReader(f, MaxManifestSize+1))
+	if err != nil {
+		return nil, &ReadError{Path: p, Err: err}
+	}
+	if len(b) > MaxManifestSize {
+		return nil, &ReadError{Path: p, Err: errTooLarge}
 	}
 	if b == nil {
 		b = []byte{}

@@ -199,8 +199,9 @@ mylib = { git = "https://example.org/mylib.git", tag = "v2" }
 	},
 	{
 		name: "go.work replace",
-		base: map[string]string{"go.work": "go 1.26\nuse ./a\n"},
-		head: map[string]string{"go.work": "go 1.26\nuse ./a\nreplace k8s.io/api => ../api\n"},
+		base: map[string]string{"go.work": "go 1.26\nuse ./a\n", "a/go.mod": "module example.com/a\n"},
+		head: map[string]string{"go.work": "go 1.26\nuse ./a\nreplace k8s.io/api => ../api\n", "a/go.mod": "module example.com/a\n"},
+		// a does not require k8s.io/api, so only go.work shows the replace.
 		want: []Change{{Ecosystem: Gomod, Package: "k8s.io/api", Manifest: "go.work", New: "=> ../api", Resolved: true}},
 	},
 	{
@@ -424,8 +425,8 @@ func TestIsManifest(t *testing.T) {
 		"requirements/test.txt", "dev-requirements.in", "constraints.txt", "go.mod", "operator/go.mod", "go.work",
 		"package.json", "web/package-lock.json", "npm-shrinkwrap.json", "charts/x/Chart.yaml", "Chart.lock",
 		"Dockerfile", "build/Dockerfile.alpine", "app.dockerfile", "Containerfile",
-		".github/workflows/ci.yml", ".github/workflows/release.yaml", ".github/actions/setup/action.yml", "action.yaml", "/go.mod"}
-	no := []string{"README.md", "go.sum", "setup.py", "notes.txt", ".github/workflows/sub/ci.yml", ".github/dependabot.yml",
+		".github/workflows/ci.yml", ".github/workflows/release.yaml", ".github/actions/setup/action.yml", "action.yaml", "/go.mod", "setup.py", "setup.cfg", "pdm.lock", "docker-compose.yml", "deploy/compose.prod.yaml"}
+	no := []string{"README.md", "go.sum", "notes.txt", ".github/workflows/sub/ci.yml", ".github/dependabot.yml",
 		"vendor/x/go.mod", "node_modules/a/package.json", "internal/pin/testdata/go.mod", ".git/config", "requirements.md"}
 	for _, p := range yes {
 		if !IsManifest(p) {

@@ -5,13 +5,14 @@ import (
 	"strings"
 )
 
-// Matches reports whether change c concerns pin p: the ecosystem agrees (an
-// empty pin ecosystem matches any), the package name is equal after
+// Matches reports whether change c concerns pin p: the ecosystems are equal
+// (a pin without an ecosystem matches nothing: a name alone does not say
+// which package it is, see Unenforceable), the package name is equal after
 // normalisation for c's ecosystem or matches the pin's path.Match pattern
 // ("k8s.io/*"), and the manifest matches one of p.Paths when any are set
 // ("**" matches any number of path segments).
 func (p Pin) Matches(c Change) bool {
-	if p.Ecosystem != "" && p.Ecosystem != c.Ecosystem {
+	if p.Ecosystem == "" || p.Ecosystem != c.Ecosystem {
 		return false
 	}
 	if !matchName(c.Ecosystem, p.Package, c.Package) {
@@ -33,7 +34,65 @@ func (p Pin) Matches(c Change) bool {
 // judged by c's ecosystem. This is what a decision should use; Leaves alone
 // has to guess the ecosystem when the pin names none.
 func (p Pin) Moves(c Change) bool {
-	return p.Matches(c) && !holds(c.Ecosystem, p.Package, p.Version, c.New)
+	if !p.Matches(c) {
+		return false
+	}
+	if c.Ecosystem == Actions && actionSHAChanges(p.Version, c.Old, c.New) {
+		return true
+	}
+	return !holds(c.Ecosystem, p.Package, p.Version, c.New)
+}
+
+// actionSHAChanges reports whether an action reference moves to a commit SHA
+// that the pin does not name and that differs from the SHA it had: for a
+// SHA-pinned action the SHA is the version, and its "# v4.2.2" comment is
+// whatever the author wrote, so a new SHA under an unchanged comment is a
+// move (issue 17, item 4). A pin that lists its SHA ("v4.2.2@<sha>", or the
+// SHA alone) decides by that SHA in holds.
+func actionSHAChanges(pinned, old, cur string) bool {
+	if _, sha := splitActionPin(pinned); sha != "" {
+		return false
+	}
+	newRef, _ := splitActionRef(cur)
+	if !isSHA(newRef) {
+		return false
+	}
+	oldRef, _ := splitActionRef(old)
+	return !strings.EqualFold(oldRef, newRef)
+}
+
+// splitActionRef splits "<ref> # <comment>".
+func splitActionRef(v string) (ref, comment string) {
+	ref, comment, _ = strings.Cut(v, "#")
+	return strings.TrimSpace(ref), strings.TrimSpace(comment)
+}
+
+// splitActionPin splits an Actions pin into its tag and SHA: "v4.2.2",
+// "<sha>" and "v4.2.2@<sha>" are the forms.
+func splitActionPin(pinned string) (tag, sha string) {
+	if isSHA(pinned) {
+		return "", pinned
+	}
+	if t, s, ok := strings.Cut(pinned, "@"); ok && isSHA(s) {
+		return t, s
+	}
+	return pinned, ""
+}
+
+// holdsAction is holds for GitHub Actions references: a SHA reference holds
+// a pin that names that SHA, or a tag-only pin through its version comment
+// (Moves additionally requires the SHA to be unchanged); a tag reference
+// holds a pin of that tag.
+func holdsAction(pinned, v string) bool {
+	tag, sha := splitActionPin(pinned)
+	ref, comment := splitActionRef(v)
+	if isSHA(ref) {
+		if sha != "" {
+			return strings.EqualFold(ref, sha)
+		}
+		return comment != "" && sameVersion(Actions, tag, firstField(comment))
+	}
+	return tag != "" && sameVersion(Actions, tag, ref)
 }
 
 // Leaves reports whether the version or constraint v no longer holds the pin
@@ -108,10 +167,17 @@ func holds(e Ecosystem, pkg, pinned, v string) bool {
 	if v == "" || pinned == "" || strings.Contains(v, "||") {
 		return false
 	}
+	if rule, ok := moreRules[e]; ok {
+		ver, exact := rule(v)
+		return exact && sameMoreVersion(e, pinned, ver)
+	}
 	// A Go replace: only the replacement counts.
 	if i := strings.Index(v, "=>"); i >= 0 {
 		f := strings.Fields(v[i+2:])
 		return len(f) == 2 && matchName(Gomod, pkg, f[0]) && sameVersion(Gomod, pinned, f[1])
+	}
+	if e == Actions {
+		return holdsAction(pinned, v)
 	}
 	// A GitHub Actions ref with a version comment: "<sha> # v4.1.0".
 	if ref, comment, ok := strings.Cut(v, "#"); ok {

@@ -1,6 +1,9 @@
 package pin
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestMatches(t *testing.T) {
 	kopf := Change{Ecosystem: Pip, Package: "kopf", Manifest: "pyproject.toml", Old: "==1.40.1", New: "==1.42.0"}
@@ -13,21 +16,21 @@ func TestMatches(t *testing.T) {
 		want bool
 	}{
 		{"same ecosystem and name", Pin{Ecosystem: Pip, Package: "kopf"}, kopf, true},
-		{"any ecosystem", Pin{Package: "kopf"}, kopf, true},
+		{"no ecosystem matches nothing", Pin{Package: "kopf"}, kopf, false},
 		{"other ecosystem", Pin{Ecosystem: NPM, Package: "kopf"}, kopf, false},
 		{"PEP 503 spelling", Pin{Ecosystem: Pip, Package: "Kopf"}, kopf, true},
-		{"PEP 503 separators", Pin{Package: "prometheus_client"}, Change{Ecosystem: Pip, Package: "prometheus-client"}, true},
-		{"other name", Pin{Package: "kopfx"}, kopf, false},
+		{"PEP 503 separators", Pin{Ecosystem: Pip, Package: "prometheus_client"}, Change{Ecosystem: Pip, Package: "prometheus-client"}, true},
+		{"other name", Pin{Ecosystem: Pip, Package: "kopfx"}, kopf, false},
 		{"go pattern", Pin{Ecosystem: Gomod, Package: "k8s.io/*"}, api, true},
 		{"go pattern does not cross slashes", Pin{Ecosystem: Gomod, Package: "k8s.io/*"}, Change{Ecosystem: Gomod, Package: "k8s.io/client-go/v2"}, false},
 		{"go pattern other host", Pin{Ecosystem: Gomod, Package: "k8s.io/*"}, cr, false},
 		{"go path case matters", Pin{Ecosystem: Gomod, Package: "Sigs.k8s.io/controller-runtime"}, cr, false},
-		{"go major version is another module", Pin{Package: "github.com/google/go-github/v60"}, Change{Ecosystem: Gomod, Package: "github.com/google/go-github/v61"}, false},
-		{"paths match", Pin{Package: "sigs.k8s.io/controller-runtime", Paths: []string{"operator/go.mod"}}, cr, true},
-		{"paths double star", Pin{Package: "sigs.k8s.io/controller-runtime", Paths: []string{"**/go.mod"}}, cr, true},
-		{"paths exclude", Pin{Package: "sigs.k8s.io/controller-runtime", Paths: []string{"pinbot/**"}}, cr, false},
+		{"go major version is another module", Pin{Ecosystem: Gomod, Package: "github.com/google/go-github/v60"}, Change{Ecosystem: Gomod, Package: "github.com/google/go-github/v61"}, false},
+		{"paths match", Pin{Ecosystem: Gomod, Package: "sigs.k8s.io/controller-runtime", Paths: []string{"operator/go.mod"}}, cr, true},
+		{"paths double star", Pin{Ecosystem: Gomod, Package: "sigs.k8s.io/controller-runtime", Paths: []string{"**/go.mod"}}, cr, true},
+		{"paths exclude", Pin{Ecosystem: Gomod, Package: "sigs.k8s.io/controller-runtime", Paths: []string{"pinbot/**"}}, cr, false},
 		{"docker hub spellings", Pin{Ecosystem: Docker, Package: "docker.io/library/Python"}, Change{Ecosystem: Docker, Package: "python"}, true},
-		{"actions case", Pin{Package: "Actions/Checkout"}, Change{Ecosystem: Actions, Package: "actions/checkout"}, true},
+		{"actions case", Pin{Ecosystem: Actions, Package: "Actions/Checkout"}, Change{Ecosystem: Actions, Package: "actions/checkout"}, true},
 		{"npm scoped pattern", Pin{Ecosystem: NPM, Package: "@types/*"}, Change{Ecosystem: NPM, Package: "@types/node"}, true},
 	}
 	for _, tt := range tests {
@@ -136,13 +139,20 @@ func TestLeavesAndMoves(t *testing.T) {
 		if tt.eco == "" {
 			continue
 		}
-		// A pin without an ecosystem judges by the change's ecosystem.
 		c := Change{Ecosystem: tt.eco, Package: NormalizeName(tt.eco, tt.pkg), New: tt.value}
 		if tt.pkg == "k8s.io/*" {
 			c.Package = "k8s.io/api"
 		}
-		if got := (Pin{Package: tt.pkg, Version: tt.pin}).Moves(c); got != tt.leaves {
-			t.Errorf("Pin{%s %s}.Moves(%+v) = %v, want %v", tt.pkg, tt.pin, c, got, tt.leaves)
+		// Added fresh, a SHA that a tag-only pin does not name cannot be
+		// verified to be the tag: it moves the pin although the comment
+		// matches (issue 17, item 4).
+		wantMoves := tt.leaves || (tt.eco == Actions && !isSHA(tt.pin) && isSHA(strings.TrimSpace(strings.Split(tt.value, "#")[0])))
+		if got := (Pin{Ecosystem: tt.eco, Package: tt.pkg, Version: tt.pin}).Moves(c); got != wantMoves {
+			t.Errorf("Pin{%s %s %s}.Moves(%+v) = %v, want %v", tt.eco, tt.pkg, tt.pin, c, got, wantMoves)
+		}
+		// A pin without an ecosystem matches no change (issue 17, item 12).
+		if (Pin{Package: tt.pkg, Version: tt.pin}).Moves(c) {
+			t.Errorf("Pin{%s %s} without ecosystem moves on %+v", tt.pkg, tt.pin, c)
 		}
 	}
 	if (Pin{Ecosystem: Pip, Package: "kopf", Version: "1.40.1"}).Moves(Change{Ecosystem: Pip, Package: "ruff", New: "0.9"}) {

@@ -28,8 +28,8 @@ var npmSections = []string{"dependencies", "devDependencies", "peerDependencies"
 // string entries of "overrides" and "resolutions", which force a version.
 func readPackageJSON(name string, data []byte) (parsed, error) {
 	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return parsed{}, jsonError(name, data, err)
+	if err := decodeJSON(name, data, &doc); err != nil {
+		return parsed{}, err
 	}
 	var out []dep
 	for _, sec := range npmSections {
@@ -76,8 +76,8 @@ func readPackageLock(name string, data []byte) (parsed, error) {
 		} `json:"packages"`
 		Dependencies map[string]lockV1Dep `json:"dependencies"`
 	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return parsed{}, jsonError(name, data, err)
+	if err := decodeJSON(name, data, &doc); err != nil {
+		return parsed{}, err
 	}
 	var out []dep
 	if doc.Packages != nil {

@@ -112,5 +112,8 @@ func NormalizeName(e Ecosystem, name string) string {
 		}
 		return strings.TrimPrefix(n, "library/")
 	}
+	if n, ok := normalizeMore(e, name); ok {
+		return n
+	}
 	return name
 }

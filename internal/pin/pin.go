@@ -6,6 +6,8 @@
 // pinbot's enforce package combines pins and changes into a verdict.
 package pin
 
+import "strconv"
+
 // Ecosystem names a family of package manifests. The values are the ones ADR
 // front matter uses, which in turn follow Dependabot's package-ecosystem names
 // where one exists.
@@ -73,6 +75,20 @@ type Pin struct {
 	Source Source `json:"adr"`
 }
 
+// Unenforceable says why pinbot cannot enforce p, or returns "" when it can:
+// a pin without an ecosystem (which would otherwise match a package of the
+// same name in any ecosystem) or with one pinbot does not know cannot be
+// compared with any change. Callers fail closed on such pins.
+func (p Pin) Unenforceable() string {
+	switch {
+	case p.Ecosystem == "":
+		return "has no ecosystem and none can be inferred from its ADR"
+	case !p.Ecosystem.Valid():
+		return "names the ecosystem " + strconv.Quote(string(p.Ecosystem)) + ", which pinbot does not know"
+	}
+	return ""
+}
+
 // Change is one dependency whose declared constraint or resolved version
 // differs between the base and the head of a pull request.
 type Change struct {
@@ -91,6 +107,10 @@ type Change struct {
 	// poetry.lock, package-lock.json, a go.mod require line) rather than a
 	// declared constraint (pyproject.toml, package.json).
 	Resolved bool `json:"resolved,omitempty"`
+	// Via says how the versions were derived when they are not the
+	// manifest's own text: "go.work" for the versions a Go workspace
+	// selects for the module of Manifest.
+	Via string `json:"via,omitempty"`
 }
 
 // String describes the change on one line, as "pip kopf ==1.40.1 -> ==1.42.0
@@ -103,5 +123,9 @@ func (c Change) String() string {
 	if cur == "" {
 		cur = "(none)"
 	}
-	return string(c.Ecosystem) + " " + c.Package + " " + old + " -> " + cur + " in " + c.Manifest
+	s := string(c.Ecosystem) + " " + c.Package + " " + old + " -> " + cur + " in " + c.Manifest
+	if c.Via != "" {
+		s += " (as selected by " + c.Via + ")"
+	}
+	return s
 }

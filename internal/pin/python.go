@@ -1,19 +1,36 @@
 package pin
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pelletier/go-toml/v2"
 )
 
 // decodeTOML decodes data into v, turning a syntax or type error into a
 // ReadError with the line.
+//
+// Keys are matched exactly (see strictkeys.go): the document is first
+// decoded into maps, and a key differing only in case from another key of
+// its table or from a field of v is a ReadError.
 func decodeTOML(name string, data []byte, v any) error {
+	var generic map[string]any
+	if err := toml.Unmarshal(data, &generic); err == nil {
+		if err := checkTOMLKeys(generic, fieldsOf(v, "toml")); err != nil {
+			return &ReadError{Path: name, Line: lineOfKey(data, err), Err: err}
+		}
+		if m, ok := v.(*map[string]any); ok {
+			*m = generic
+			return nil
+		}
+	}
 	if err := toml.Unmarshal(data, v); err != nil {
 		var de *toml.DecodeError
 		if errors.As(err, &de) {
@@ -93,6 +110,8 @@ func readPyproject(name string, data []byte) (parsed, error) {
 	for _, k := range sortedKeys(sources) {
 		out = append(out, dep{eco: Pip, pkg: NormalizeName(Pip, k), section: "tool.uv.sources", value: "source " + compactTOML(sources[k])})
 	}
+
+	pdmHatchDeps(tool, reqs)
 
 	poetry := table(tool["poetry"], "tool.poetry")
 	poetryDeps := func(section string, v any) {
@@ -280,25 +299,93 @@ func nthLine(data []byte, needle string, n int) int {
 	}
 }
 
+// pipCookie is the PEP 263 encoding cookie pip's auto_decode looks for in
+// each of a requirements file's first two lines (pip 23.2).
+var pipCookie = regexp.MustCompile(`^[ \t\f]*#.*?coding[:=][ \t]*([-_.a-zA-Z0-9]+)`)
+
+// pipEnvVar is the environment variable reference pip expands in
+// requirements lines (pip's req_file.ENV_VAR_RE).
+var pipEnvVar = regexp.MustCompile(`\$\{[A-Z0-9_]+\}`)
+
+// checkPipEncoding refuses requirements files that pip would decode other
+// than as UTF-8: a UTF-16 or UTF-32 byte order mark, or an encoding cookie
+// naming another encoding. Under "utf-7", for one, pip reads "+AAo-" as a
+// newline, so a line pinbot sees as a comment holds a requirement (issue 17,
+// item 6). Such files are rare enough that refusing them is better than
+// implementing every codec Python has.
+func checkPipEncoding(data []byte) error {
+	for _, bom := range [][]byte{{0x00, 0x00, 0xfe, 0xff}, {0xff, 0xfe, 0x00, 0x00}, {0xfe, 0xff}, {0xff, 0xfe}} {
+		if bytes.HasPrefix(data, bom) {
+			return errors.New("the file starts with a UTF-16 or UTF-32 byte order mark; pip decodes it so, pinbot reads only UTF-8")
+		}
+	}
+	rest := data
+	for i := 0; i < 2 && len(rest) > 0; i++ {
+		line := rest
+		if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+			line, rest = rest[:j], rest[j+1:]
+		} else {
+			rest = nil
+		}
+		m := pipCookie.FindSubmatch(bytes.TrimRight(line, "\r"))
+		if m == nil {
+			continue
+		}
+		enc := strings.ReplaceAll(strings.ToLower(string(m[1])), "_", "-")
+		switch enc {
+		case "utf-8", "utf8", "u8", "utf", "utf-8-sig", "cp65001":
+		case "ascii", "us-ascii", "646":
+			for _, c := range data {
+				if c >= 0x80 {
+					return fmt.Errorf("the encoding cookie says %s but the file has non-ASCII bytes", m[1])
+				}
+			}
+		default:
+			return fmt.Errorf("the encoding cookie on line %d says %s; pip decodes the file as %s, pinbot reads only UTF-8", i+1, m[1], m[1])
+		}
+		break // pip takes the first cookie
+	}
+	if !utf8.Valid(data) {
+		return errors.New("the file is not valid UTF-8 (pip would fail to decode it)")
+	}
+	return nil
+}
+
 // readRequirements reads a pip requirements file: PEP 508 lines with extras,
 // markers, hashes and line continuations; "-r"/"-c" includes are returned
 // for Diff to follow; other pip options and editable or bare URL
 // requirements without a name are skipped.
 func readRequirements(name string, data []byte) (parsed, error) {
 	var out parsed
+	if err := checkPipEncoding(data); err != nil {
+		return parsed{}, &ReadError{Path: name, Line: 1, Err: err}
+	}
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	for i := 0; i < len(lines); i++ {
 		lineNo := i + 1
 		line := lines[i]
-		for strings.HasSuffix(line, `\`) && i+1 < len(lines) {
-			i++
-			line = strings.TrimSuffix(line, `\`) + " " + lines[i]
+		if strings.HasSuffix(line, `\`) && i+1 < len(lines) {
+			// Join continued lines in one buffer: appending to a string
+			// line by line is quadratic in a long hash-pinned entry.
+			var b strings.Builder
+			b.WriteString(strings.TrimSuffix(line, `\`))
+			for strings.HasSuffix(lines[i], `\`) && i+1 < len(lines) {
+				i++
+				b.WriteByte(' ')
+				b.WriteString(strings.TrimSuffix(lines[i], `\`))
+			}
+			line = b.String()
 		}
 		line = strings.TrimSuffix(line, `\`)
 		line = stripComment(line)
 		line = strings.TrimSpace(line)
 		if line == "" {
 			continue
+		}
+		if m := pipEnvVar.FindString(line); m != "" {
+			// pip substitutes ${NAME} from the environment of whoever
+			// installs: the file alone does not say what is installed.
+			return parsed{}, &ReadError{Path: name, Line: lineNo, Err: fmt.Errorf("%s is replaced from the environment by pip; pinbot cannot know its value", m)}
 		}
 		if strings.HasPrefix(line, "-") {
 			opt, arg := splitOption(line)
@@ -432,21 +519,22 @@ func readPipfile(name string, data []byte) (parsed, error) {
 // readPipfileLock reads the resolved versions of a Pipfile.lock ("default",
 // "develop" and custom categories; versions are written "==1.40.1").
 func readPipfileLock(name string, data []byte) (parsed, error) {
+	type lockedPkg struct {
+		Version string `json:"version"`
+		Git     string `json:"git"`
+		Ref     string `json:"ref"`
+		Path    string `json:"path"`
+	}
 	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return parsed{}, jsonError(name, data, err)
+	if err := decodeJSONFields(name, data, &doc, lockedPkg{}); err != nil {
+		return parsed{}, err
 	}
 	var out []dep
 	for _, sec := range sortedKeys(doc) {
 		if sec == "_meta" {
 			continue
 		}
-		var pkgs map[string]struct {
-			Version string `json:"version"`
-			Git     string `json:"git"`
-			Ref     string `json:"ref"`
-			Path    string `json:"path"`
-		}
+		var pkgs map[string]lockedPkg
 		if err := json.Unmarshal(doc[sec], &pkgs); err != nil {
 			return parsed{}, &ReadError{Path: name, Line: lineOf(data, `"`+sec+`"`), Err: fmt.Errorf("%s: want an object of packages: %w", sec, err)}
 		}

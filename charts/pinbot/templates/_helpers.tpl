@@ -80,6 +80,9 @@ pinbot.validate fails the render, with a message saying what to set, when a
 value pinbot cannot start without is missing.
 */}}
 {{- define "pinbot.validate" -}}
+{{- if and .Values.caBundle.configMapName .Values.caBundle.secretName }}
+{{- fail "caBundle: set configMapName or secretName, not both" }}
+{{- end }}
 {{- if not .Values.github.appID }}
 {{- fail "github.appID is required: the GitHub App's numeric id (--app-id)" }}
 {{- end }}
@@ -88,5 +91,27 @@ value pinbot cannot start without is missing.
 {{- end }}
 {{- if not .Values.github.webhookSecret.secretName }}
 {{- fail "github.webhookSecret.secretName is required: an existing Secret holding the webhook secret" }}
+{{- end }}
+{{- end }}
+
+{{/*
+pinbot.caBundleVolume is the volume of caBundle, from its ConfigMap or
+Secret, holding only the bundle's key; nothing when caBundle is unset.
+*/}}
+{{- define "pinbot.caBundleVolume" -}}
+{{- if .Values.caBundle.configMapName }}
+- name: ca-bundle
+  configMap:
+    name: {{ .Values.caBundle.configMapName }}
+    items:
+      - key: {{ .Values.caBundle.key }}
+        path: {{ .Values.caBundle.key }}
+{{- else if .Values.caBundle.secretName }}
+- name: ca-bundle
+  secret:
+    secretName: {{ .Values.caBundle.secretName }}
+    items:
+      - key: {{ .Values.caBundle.key }}
+        path: {{ .Values.caBundle.key }}
 {{- end }}
 {{- end }}

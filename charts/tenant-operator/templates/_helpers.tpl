@@ -80,6 +80,12 @@ tenant-operator.validate fails the render on combinations the schema cannot
 express, with a message saying what to change.
 */}}
 {{- define "tenant-operator.validate" -}}
+{{- if and .Values.caBundle.configMapName .Values.caBundle.secretName }}
+{{- fail "caBundle: set configMapName or secretName, not both" }}
+{{- end }}
+{{- if and (or .Values.caBundle.configMapName .Values.caBundle.secretName) (not .Values.provisioner.url) }}
+{{- fail "caBundle is set but provisioner.url is empty: the operator's CA bundle is for an https provisioner" }}
+{{- end }}
 {{- if and (gt (int .Values.replicaCount) 1) (not .Values.leaderElection.enabled) }}
 {{- fail (printf "replicaCount is %d but leaderElection.enabled is false: two operators would reconcile the same tenants at once; enable leader election or set replicaCount to 1" (int .Values.replicaCount)) }}
 {{- end }}
@@ -88,5 +94,27 @@ express, with a message saying what to change.
 {{- end }}
 {{- if and .Values.provisioner.tokenSecret.name (not .Values.provisioner.url) }}
 {{- fail "provisioner.tokenSecret.name is set but provisioner.url is empty: set the provisioner URL or drop the token Secret" }}
+{{- end }}
+{{- end }}
+
+{{/*
+tenant-operator.caBundleVolume is the volume of caBundle, from its ConfigMap
+or Secret, holding only the bundle's key; nothing when caBundle is unset.
+*/}}
+{{- define "tenant-operator.caBundleVolume" -}}
+{{- if .Values.caBundle.configMapName }}
+- name: ca-bundle
+  configMap:
+    name: {{ .Values.caBundle.configMapName }}
+    items:
+      - key: {{ .Values.caBundle.key }}
+        path: {{ .Values.caBundle.key }}
+{{- else if .Values.caBundle.secretName }}
+- name: ca-bundle
+  secret:
+    secretName: {{ .Values.caBundle.secretName }}
+    items:
+      - key: {{ .Values.caBundle.key }}
+        path: {{ .Values.caBundle.key }}
 {{- end }}
 {{- end }}

@@ -55,7 +55,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		metricsAddr   = fs.String("metrics-bind-address", ":8080", "Address of the Prometheus metrics endpoint (plain HTTP); 0 disables it.")
 		probeAddr     = fs.String("health-probe-bind-address", ":8081", "Address of /healthz and /readyz; 0 disables them.")
 		leaderElect   = fs.Bool("leader-elect", false, "Elect a leader so that only one replica reconciles.")
-		leaderNS      = fs.String("leader-election-namespace", "", "Namespace of the leader-election Lease (default: $POD_NAMESPACE).")
+		leaderNS      = fs.String("leader-election-namespace", "", "Namespace of the leader-election Lease (default: $POD_NAMESPACE, else the pod's namespace in-cluster).")
 		leaderID      = fs.String("leader-election-id", "tenant-operator.tenancy.kubetenant.io", "Name of the leader-election Lease.")
 		concurrency   = fs.Int("max-concurrent-reconciles", 4, "Tenants reconciled in parallel.")
 		resync        = fs.Duration("resync-period", 10*time.Minute, "How often a Ready tenant is re-checked.")
@@ -63,6 +63,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		provTokenFile = fs.String("provisioner-token-file", "", "File holding the provisioner's bearer token, re-read on every request.")
 		provTimeout   = fs.Duration("provisioner-timeout", 10*time.Second, "Timeout of one provisioner request.")
 		showVersion   = fs.Bool("version", false, "Print the version, commit and commit date, and exit.")
+		provCAFile    = fs.String("provisioner-ca-file", "", "PEM file of CA certificates to trust, besides the system's, for an https provisioner.")
 		zapOpts       = zap.Options{Development: false}
 	)
 	zapOpts.BindFlags(fs)
@@ -86,22 +87,27 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts), zap.WriteTo(stderr)))
 	log := ctrl.Log.WithName("setup")
 
+	// Without a namespace, controller-runtime reads the pod's own from its
+	// service account in-cluster; out of cluster it asks for the flag.
 	if *leaderNS == "" {
 		*leaderNS = getenv("POD_NAMESPACE")
-	}
-	if *leaderElect && *leaderNS == "" {
-		return errors.New("--leader-elect needs --leader-election-namespace or $POD_NAMESPACE")
 	}
 
 	var prov controller.Provisioner
 	if *provURL != "" {
-		c, err := provisioner.New(*provURL, *provTokenFile, *provTimeout)
+		var opts []provisioner.Option
+		if *provCAFile != "" {
+			opts = append(opts, provisioner.WithCAFile(*provCAFile))
+		}
+		c, err := provisioner.New(*provURL, *provTokenFile, *provTimeout, opts...)
 		if err != nil {
 			return err
 		}
 		prov = c
 	} else if *provTokenFile != "" {
 		return errors.New("--provisioner-token-file needs --provisioner-url")
+	} else if *provCAFile != "" {
+		return errors.New("--provisioner-ca-file needs --provisioner-url")
 	}
 
 	cfg, err := ctrl.GetConfig()

@@ -18,11 +18,12 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		{"leader election without namespace", []string{"--leader-elect"}, nil, "--leader-elect needs --leader-election-namespace or $POD_NAMESPACE"},
 		{"zero concurrency", []string{"--max-concurrent-reconciles=0"}, nil, "--max-concurrent-reconciles must be at least 1"},
 		{"negative resync", []string{"--resync-period=-1s"}, nil, "--resync-period must be positive"},
 		{"relative provisioner URL", []string{"--provisioner-url=/tenants"}, nil, `provisioner URL "/tenants": want an absolute http or https URL`},
 		{"token without URL", []string{"--provisioner-token-file=/tmp/x"}, nil, "--provisioner-token-file needs --provisioner-url"},
+		{"CA file without URL", []string{"--provisioner-ca-file=/tmp/x"}, nil, "--provisioner-ca-file needs --provisioner-url"},
+		{"missing CA file", []string{"--provisioner-url=https://p.example", "--provisioner-ca-file=/nonexistent/ca.pem"}, nil, "reading the provisioner CA file: open /nonexistent/ca.pem: no such file or directory"},
 		{"stray argument", []string{"serve"}, nil, `unexpected arguments ["serve"]`},
 		{"unknown flag", []string{"--metrics-addr=:9090"}, nil, "flag provided but not defined: -metrics-addr"},
 		// With the namespace from the environment, leader election passes
@@ -50,7 +51,7 @@ func TestHelpListsTheFlags(t *testing.T) {
 	}
 	for _, f := range []string{"kubeconfig", "metrics-bind-address", "health-probe-bind-address", "leader-elect",
 		"leader-election-namespace", "max-concurrent-reconciles", "resync-period", "provisioner-url",
-		"provisioner-token-file", "provisioner-timeout", "zap-log-level"} {
+		"provisioner-token-file", "provisioner-timeout", "provisioner-ca-file", "zap-log-level"} {
 		if !strings.Contains(stderr.String(), "-"+f) {
 			t.Errorf("help does not list -%s", f)
 		}

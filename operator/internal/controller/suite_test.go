@@ -24,8 +24,8 @@ import (
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
-	"github.com/kubetenant/kubetenant/operator/internal/controlplane"
 	"github.com/kubetenant/kubetenant/operator/internal/provisioner"
+	"github.com/kubetenant/kubetenant/operator/test/controlplane"
 )
 
 // One control plane (etcd, kube-apiserver, kube-controller-manager) and one

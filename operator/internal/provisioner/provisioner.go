@@ -8,6 +8,8 @@ package provisioner
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,7 +50,7 @@ type Client struct {
 // New returns a client for the provisioner at rawURL. tokenFile, if not
 // empty, holds a bearer token read on every request so a rotated token is
 // picked up; timeout bounds each request.
-func New(rawURL, tokenFile string, timeout time.Duration) (*Client, error) {
+func New(rawURL, tokenFile string, timeout time.Duration, opts ...Option) (*Client, error) {
 	u, err := url.Parse(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("parsing provisioner URL %q: %w", rawURL, err)
@@ -59,7 +61,39 @@ func New(rawURL, tokenFile string, timeout time.Duration) (*Client, error) {
 	if timeout <= 0 {
 		timeout = 10 * time.Second
 	}
-	return &Client{base: u, tokenFile: tokenFile, timeout: timeout, http: &http.Client{}}, nil
+	c := &Client{base: u, tokenFile: tokenFile, timeout: timeout, http: &http.Client{}}
+	for _, o := range opts {
+		if err := o(c); err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+// Option configures a Client.
+type Option func(*Client) error
+
+// WithCAFile makes the client trust the PEM CA certificates in file,
+// besides the system's, for a provisioner whose certificate a private CA
+// signed. The file is read once, here.
+func WithCAFile(file string) Option {
+	return func(c *Client) error {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return fmt.Errorf("reading the provisioner CA file: %w", err)
+		}
+		pool, err := x509.SystemCertPool()
+		if err != nil || pool == nil {
+			pool = x509.NewCertPool()
+		}
+		if !pool.AppendCertsFromPEM(data) {
+			return fmt.Errorf("provisioner CA file %s holds no PEM certificate", file)
+		}
+		tr := http.DefaultTransport.(*http.Transport).Clone()
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+		c.http = &http.Client{Transport: tr}
+		return nil
+	}
 }
 
 // Error is a failed call. Permanent is true for a 4xx answer: the same

@@ -2,13 +2,23 @@ package provisioner
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/json"
+	"encoding/pem"
+	"math/big"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -181,5 +191,74 @@ func TestNewRejectsBadURL(t *testing.T) {
 		if _, err := New(u, "", 0); err == nil {
 			t.Errorf("New(%q) succeeded, want an error", u)
 		}
+	}
+}
+
+// privateCA makes a CA and a server certificate for 127.0.0.1 signed by it.
+func privateCA(t *testing.T) (caPEM []byte, leaf tls.Certificate) {
+	t.Helper()
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	caTmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "private CA"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour), IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ca, _ := x509.ParseCertificate(caDER)
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(time.Hour), IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1)},
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}), tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+}
+
+// TestPrivateCA: a provisioner behind a private CA is refused (a temporary
+// error) until its CA is given with WithCAFile; then the PUT arrives.
+func TestPrivateCA(t *testing.T) {
+	caPEM, leaf := privateCA(t)
+	var puts atomic.Int32
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		puts.Add(1)
+		w.WriteHeader(http.StatusOK)
+	}))
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{leaf}}
+	srv.StartTLS()
+	defer srv.Close()
+	tenant := Tenant{Name: "team-a", UID: "u", Generation: 1, Namespaces: []string{"team-a-dev"}}
+
+	plain, err := New(srv.URL, "", 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = plain.Put(context.Background(), tenant)
+	if err == nil || IsPermanent(err) || !strings.Contains(err.Error(), "certificate signed by unknown authority") {
+		t.Fatalf("without the CA: %v, want a temporary unknown-authority error", err)
+	}
+
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(caFile, caPEM, 0o644)
+	c, err := New(srv.URL, "", 5*time.Second, WithCAFile(caFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Put(context.Background(), tenant); err != nil {
+		t.Fatalf("with the CA: %v", err)
+	}
+	if got := puts.Load(); got != 1 {
+		t.Errorf("provisioner received %d requests, want 1", got)
+	}
+
+	notPEM := filepath.Join(t.TempDir(), "ca.pem")
+	os.WriteFile(notPEM, []byte("not a certificate"), 0o644)
+	if _, err := New(srv.URL, "", time.Second, WithCAFile(notPEM)); err == nil || !strings.Contains(err.Error(), "holds no PEM certificate") {
+		t.Errorf("a CA file without certificates: %v", err)
 	}
 }

@@ -4,27 +4,23 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"regexp"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/google/go-github/v60/github"
+	"github.com/spf13/cobra"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/audit"
+	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
-)
-
-// Exit codes of pinbot evaluate; 3 also covers usage errors.
-const (
-	codeBlock   = 1
-	codePending = 2
-	codeError   = 3
 )
 
 // evaluateOutput is the JSON pinbot evaluate prints.
@@ -53,59 +49,87 @@ type adrRef struct {
 	Path   string `json:"path"`
 }
 
+// evaluateFlags are the flags of pinbot evaluate.
+type evaluateFlags struct {
+	repo, base, head, pr, checks, output string
+}
+
+func newEvaluate(e env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "evaluate --repo DIR --base REF --head REF [--pr FILE] [--checks FILE] [-o table|json]",
+		Short: "Decide a pull request offline from a git repository",
+		Long: `Decides a pull request from a local git repository, with no network: pins
+and configuration from --base, changes between the merge base and --head,
+bot metadata from the commits in between. --pr and --checks take what
+'gh api repos/O/R/pulls/N' and 'gh api repos/O/R/commits/SHA/check-runs'
+print.
+
+Exit status: 0 allow or not-applicable, 1 block, 2 pending, 3 error (the
+verdict could not be reached from what the repository holds) or a usage
+error (a bad flag, an unreadable --pr or --checks file: no verdict).`,
+		Args: noArgs,
+	}
+	var f evaluateFlags
+	fs := cmd.Flags()
+	fs.StringVar(&f.repo, "repo", ".", "git repository `dir`ectory")
+	fs.StringVar(&f.base, "base", "", "base `ref` (branch tip or commit); the comparison starts at its merge base with --head")
+	fs.StringVar(&f.head, "head", "", "head `ref` of the pull request")
+	fs.StringVar(&f.pr, "pr", "", "`file` with the JSON of GET /repos/{owner}/{repo}/pulls/{number}")
+	fs.StringVar(&f.checks, "checks", "", "`file` with the JSON of GET /repos/{owner}/{repo}/commits/{ref}/check-runs")
+	fs.StringVarP(&f.output, "output", "o", "table", "output `format`: table or json")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return runEvaluate(cmd.Context(), e, f)
+	}
+	return cmd
+}
+
 // runEvaluate decides a pull request offline: pins and configuration from
 // the base ref, changes between the merge base and the head, bot metadata
 // from the commits between them, the PR and its check runs from files in
 // the JSON GitHub's REST API returns.
-func runEvaluate(ctx context.Context, args []string, e env) error {
-	fl := flag.NewFlagSet("evaluate", flag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	repoDir := fl.String("repo", ".", "git repository `dir`ectory")
-	baseRef := fl.String("base", "", "base `ref` (branch tip or commit); the comparison starts at its merge base with --head")
-	headRef := fl.String("head", "", "head `ref` of the pull request")
-	prFile := fl.String("pr", "", "`file` with the JSON of GET /repos/{owner}/{repo}/pulls/{number}")
-	checksFile := fl.String("checks", "", "`file` with the JSON of GET /repos/{owner}/{repo}/commits/{ref}/check-runs")
-	output := fl.String("output", "table", "output `format`: table or json")
-	fl.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: pinbot evaluate --repo DIR --base REF --head REF [--pr FILE] [--checks FILE] [--output table|json]")
-		fmt.Fprintln(e.stderr, "\nDecides a pull request from a local git repository. Exit status: 0 allow or")
-		fmt.Fprintln(e.stderr, "not-applicable, 1 block, 2 pending, 3 error or usage error.")
-		fl.PrintDefaults()
+func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
+	if f.base == "" || f.head == "" {
+		return usagef("--base and --head are required")
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
+	if err := oneOf("output", f.output, "table", "json"); err != nil {
+		return err
+	}
+	// Files named on the command line are read before anything is decided:
+	// one that cannot be read is the caller's mistake, not a verdict.
+	var pr *github.PullRequest
+	if f.pr != "" {
+		pr = new(github.PullRequest)
+		if err := decodeFile("pr", f.pr, pr); err != nil {
+			return err
 		}
-		return fmt.Errorf("%w: %v", errUsage, err)
 	}
-	switch {
-	case fl.NArg() > 0:
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fl.Arg(0))
-	case *baseRef == "" || *headRef == "":
-		return fmt.Errorf("%w: --base and --head are required", errUsage)
-	case *output != "table" && *output != "json":
-		return fmt.Errorf("%w: --output must be table or json, not %q", errUsage, *output)
+	var checks *github.ListCheckRunsResults
+	if f.checks != "" {
+		checks = new(github.ListCheckRunsResults)
+		if err := decodeFile("checks", f.checks, checks); err != nil {
+			return err
+		}
 	}
 
-	repo, err := gitrepo.Open(ctx, *repoDir)
+	repo, err := gitrepo.Open(ctx, f.repo)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usagef("--repo: %v", err)
 	}
-	baseSHA, err := repo.Resolve(ctx, *baseRef)
+	baseSHA, err := repo.Resolve(ctx, f.base)
 	if err != nil {
-		return fmt.Errorf("%w: --base: %v", errUsage, err)
+		return usagef("--base: %v", err)
 	}
-	headSHA, err := repo.Resolve(ctx, *headRef)
+	headSHA, err := repo.Resolve(ctx, f.head)
 	if err != nil {
-		return fmt.Errorf("%w: --head: %v", errUsage, err)
+		return usagef("--head: %v", err)
 	}
 
-	in, ref, err := gather(ctx, repo, baseSHA, headSHA, *prFile, *checksFile, e.stderr)
+	in, ref, err := gather(ctx, repo, baseSHA, headSHA, pr, checks, e.stderr)
 	if err != nil {
 		return err
 	}
 	if ref.BaseRef == "" {
-		ref.BaseRef = *baseRef
+		ref.BaseRef = f.base
 	}
 	if ref.Owner == "" {
 		ref.Owner, ref.Name = githubRemote(repo.RemoteURL(ctx, "origin"))
@@ -121,7 +145,7 @@ func runEvaluate(ctx context.Context, args []string, e env) error {
 			Manifest: p.Change.Manifest, Verdict: p.Verdict, Reason: p.Reason,
 		})
 	}
-	if *output == "json" {
+	if f.output == "json" {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
@@ -135,7 +159,7 @@ func runEvaluate(ctx context.Context, args []string, e env) error {
 	case enforce.Allow, enforce.NotApplicable:
 		return nil
 	case enforce.Block:
-		return exitError{code: codeBlock}
+		return exitError{code: codeFail}
 	case enforce.Pending:
 		return exitError{code: codePending}
 	default:
@@ -146,11 +170,11 @@ func runEvaluate(ctx context.Context, args []string, e env) error {
 // gather reads everything enforce.Evaluate needs from the repository and
 // the optional files. What cannot be read goes into Input.ReadErrors, so
 // that the verdict is error rather than a guess.
-func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA, prFile, checksFile string, stderr io.Writer) (enforce.Input, enforce.RepoRef, error) {
+func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA string, pr *github.PullRequest, checks *github.ListCheckRunsResults, stderr io.Writer) (enforce.Input, enforce.RepoRef, error) {
 	var ref enforce.RepoRef
 	mb, err := repo.MergeBase(ctx, baseSHA, headSHA)
 	if err != nil {
-		return enforce.Input{}, ref, fmt.Errorf("%w: %v", errUsage, err)
+		return enforce.Input{}, ref, err
 	}
 	in := enforce.Input{
 		PR:              enforce.PullRequest{HeadSHA: headSHA},
@@ -177,6 +201,11 @@ func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA, prFile, c
 	records, warnings, err := adr.Load(baseTree, cfg.ADRPaths)
 	readErr(err)
 	in.Pins, in.Warnings = adr.Pins(records), warnings
+	if dc, err := dependabot.Load(baseTree); err != nil {
+		in.Warnings = append(in.Warnings, adr.Warning{Path: dependabot.Paths[0], Message: err.Error()})
+	} else {
+		in.Dependabot = dc
+	}
 
 	mbTree, err := repo.Tree(ctx, mb)
 	if err != nil {
@@ -192,62 +221,63 @@ func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA, prFile, c
 	readErr(err)
 	in.PR.Files, err = repo.ChangedFiles(ctx, mb, headSHA)
 	readErr(err)
+	// The audit of the changed manifests, as the App's check run shows it.
+	heads := map[string][]byte{}
+	for _, f := range in.PR.Files {
+		if data, err := fs.ReadFile(headTree, f); err == nil && pin.IsManifest(f) {
+			heads[f] = data
+		}
+	}
+	for _, f := range audit.Files(heads, records) {
+		in.Warnings = append(in.Warnings, adr.Warning{Path: f.Manifest, Line: f.Line, Message: "audit: " + f.Message})
+	}
 	in.PR.Commits, err = repo.Messages(ctx, mb, headSHA)
 	readErr(err)
 
-	if prFile != "" {
-		var pr github.PullRequest
-		if err := decodeFile(prFile, &pr); err != nil {
-			readErr(fmt.Errorf("reading the pull request from --pr %s: %w", prFile, err))
-		} else {
-			in.PR.Number = pr.GetNumber()
-			in.PR.Author = pr.GetUser().GetLogin()
-			in.PR.AuthorIsBot = pr.GetUser().GetType() == "Bot"
-			in.PR.Title, in.PR.Body = pr.GetTitle(), pr.GetBody()
-			for _, l := range pr.Labels {
-				in.PR.Labels = append(in.PR.Labels, l.GetName())
-			}
-			in.PR.BaseRef = pr.GetBase().GetRef()
-			if sha := pr.GetHead().GetSHA(); sha != "" && sha != headSHA {
-				fmt.Fprintf(stderr, "pinbot evaluate: note: --pr says the head is %s, --head resolves to %s; check runs count only on %s\n", sha, headSHA, headSHA)
-			}
-			ref.BaseRef = in.PR.BaseRef
-			if r := pr.GetBase().GetRepo(); r != nil {
-				ref.Owner, ref.Name = r.GetOwner().GetLogin(), r.GetName()
-				ref.ServerURL = serverOf(r.GetHTMLURL())
-			}
+	if pr != nil {
+		in.PR.Number = pr.GetNumber()
+		in.PR.Author = pr.GetUser().GetLogin()
+		in.PR.AuthorIsBot = pr.GetUser().GetType() == "Bot"
+		in.PR.Title, in.PR.Body = pr.GetTitle(), pr.GetBody()
+		for _, l := range pr.Labels {
+			in.PR.Labels = append(in.PR.Labels, l.GetName())
+		}
+		in.PR.BaseRef = pr.GetBase().GetRef()
+		if sha := pr.GetHead().GetSHA(); sha != "" && sha != headSHA {
+			fmt.Fprintf(stderr, "pinbot evaluate: note: --pr says the head is %s, --head resolves to %s; check runs count only on %s\n", sha, headSHA, headSHA)
+		}
+		ref.BaseRef = in.PR.BaseRef
+		if r := pr.GetBase().GetRepo(); r != nil {
+			ref.Owner, ref.Name = r.GetOwner().GetLogin(), r.GetName()
+			ref.ServerURL = serverOf(r.GetHTMLURL())
 		}
 	}
-	if checksFile != "" {
-		var runs github.ListCheckRunsResults
-		if err := decodeFile(checksFile, &runs); err != nil {
-			readErr(fmt.Errorf("reading the check runs from --checks %s: %w", checksFile, err))
-		} else {
-			for _, c := range runs.CheckRuns {
-				in.Checks = append(in.Checks, enforce.Check{
-					Name: c.GetName(), Status: c.GetStatus(), Conclusion: c.GetConclusion(),
-					AppSlug: c.GetApp().GetSlug(), HeadSHA: c.GetHeadSHA(), ID: c.GetID(),
-				})
-			}
+	if checks != nil {
+		for _, c := range checks.CheckRuns {
+			in.Checks = append(in.Checks, enforce.Check{
+				Name: c.GetName(), Status: c.GetStatus(), Conclusion: c.GetConclusion(),
+				AppSlug: c.GetApp().GetSlug(), HeadSHA: c.GetHeadSHA(), ID: c.GetID(),
+			})
 		}
 	}
 	in.BotUpdates = enforce.Claims(in.PR, cfg.Bots)
 	return in, ref, nil
 }
 
-// decodeFile decodes a JSON file, rejecting trailing data.
-func decodeFile(name string, v any) error {
+// decodeFile decodes the JSON file named by a flag, rejecting trailing
+// data. Its errors are usage errors naming the flag and the file once.
+func decodeFile(flag, name string, v any) error {
 	f, err := os.Open(name)
 	if err != nil {
-		return err
+		return usagef("--%s: %v", flag, err) // the *PathError names the file
 	}
 	defer f.Close()
 	dec := json.NewDecoder(f)
 	if err := dec.Decode(v); err != nil {
-		return fmt.Errorf("decoding JSON: %w", err)
+		return usagef("--%s %s: decoding JSON: %v", flag, name, err)
 	}
 	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return errors.New("decoding JSON: data after the first value")
+		return usagef("--%s %s: decoding JSON: data after the first value", flag, name)
 	}
 	return nil
 }

@@ -390,11 +390,16 @@ func TestEvaluateErrors(t *testing.T) {
 		t.Errorf("bad config: exit %d verdict %q, want 3 error naming the key:\n%s", code, r.Verdict, r.Comment)
 	}
 
-	// Unreadable --checks is an error too.
+	// Unreadable --checks or --pr files are usage errors: no verdict, no
+	// comment, exit 3 with the flag and the file named once.
 	bad := filepath.Join(t.TempDir(), "checks.json")
 	os.WriteFile(bad, []byte("{"), 0o644)
-	if r, code, _ := evaluate(t, "--repo", g.Dir, "--base", "main", "--head", "bump", "--checks", bad); code != 3 || r.Verdict != "error" {
-		t.Errorf("bad --checks: exit %d verdict %q, want 3 error", code, r.Verdict)
+	missing := filepath.Join(t.TempDir(), "pr.json")
+	for flag, file := range map[string]string{"--checks": bad, "--pr": missing} {
+		r, code, stderr := evaluate(t, "--repo", g.Dir, "--base", "main", "--head", "bump", flag, file)
+		if code != 3 || r.Verdict != "" || strings.Count(stderr, file) != 1 || !strings.HasPrefix(stderr, "pinbot evaluate: "+flag) {
+			t.Errorf("unreadable %s: exit %d verdict %q stderr %q, want 3, no verdict, the file named once", flag, code, r.Verdict, stderr)
+		}
 	}
 
 	for name, args := range map[string][]string{

@@ -4,10 +4,17 @@
 // Subcommands:
 //
 //	serve          run the GitHub App (webhooks in; check runs, comments, closes out)
+//	register       register the GitHub App through GitHub's manifest flow
 //	pins           list the pins a repository's ADRs declare
 //	evaluate       decide a pull request offline from a git repository
 //	verify-memory  sample a process's memory and judge it against rules
 //	version        print the version, commit and commit date (also --version)
+//	completion     shell completion for bash, zsh, fish and PowerShell
+//
+// The command line is built with cobra (ADR 0140). Exit status, for every
+// subcommand: 0 success (-h and --help included), 1 a judged failure (a
+// blocked pull request, a memory rule broken), 2 a pending verdict, 3 a
+// usage error or anything that could not be read or measured.
 package main
 
 import (
@@ -17,22 +24,38 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/kubetenant/kubetenant/internal/version"
 )
 
-// errUsage marks errors caused by how pinbot was called; they exit with 3.
-var errUsage = errors.New("usage")
+// Exit codes shared by every subcommand.
+const (
+	codeFail    = 1 // a judged failure: block, a memory rule broken
+	codePending = 2 // evaluate: the verification has not finished
+	codeError   = 3 // usage, or something could not be read or measured
+)
 
-// exitError carries a specific exit code out of a subcommand.
+// usageError is an error in how pinbot was called: a bad flag, a missing
+// argument, a file named on the command line that cannot be read. It exits
+// with 3 and points at the command's help.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef returns a usageError with a formatted message.
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// exitError carries a specific exit code out of a subcommand that has
+// already said everything it had to say.
 type exitError struct{ code int }
 
 func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }
-
-// command is one pinbot subcommand.
-type command struct {
-	summary string
-	run     func(ctx context.Context, args []string, env env) error
-}
 
 // env is what a subcommand may use of the process: arguments stay separate so
 // that tests can run every subcommand in-process.
@@ -42,16 +65,6 @@ type env struct {
 	getenv func(string) string
 }
 
-var commands = map[string]command{
-	"serve":         {"run the GitHub App webhook server", runServe},
-	"pins":          {"list the pins declared in a repository's ADRs", runPins},
-	"evaluate":      {"decide a pull request offline from a git repository", runEvaluate},
-	"verify-memory": {"sample a process's memory and judge it against rules", runVerifyMemory},
-	"version":       {"print the version, commit and commit date", runVersion},
-}
-
-var order = []string{"serve", "pins", "evaluate", "verify-memory", "version"}
-
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	code := run(ctx, os.Args[1:], env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv})
@@ -59,44 +72,102 @@ func main() {
 	os.Exit(code)
 }
 
-// run dispatches to a subcommand and maps its error to an exit code: 0 on
-// success, the code of an exitError, 3 for usage errors and anything else.
+// run executes one pinbot command line and maps its outcome to an exit
+// code. Errors are printed here, once, prefixed with the command they came
+// from; usage errors also point at that command's help.
 func run(ctx context.Context, args []string, e env) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		usage(e.stderr)
-		if len(args) == 0 {
-			return 3
-		}
+	root := newRoot(e)
+	root.SetArgs(args)
+	cmd, err := root.ExecuteContextC(ctx)
+	if err == nil {
 		return 0
 	}
-	if args[0] == "--version" || args[0] == "-version" {
-		args = append([]string{"version"}, args[1:]...)
-	}
-	cmd, ok := commands[args[0]]
-	if !ok {
-		fmt.Fprintf(e.stderr, "pinbot: unknown command %q\n\n", args[0])
-		usage(e.stderr)
-		return 3
-	}
-	err := cmd.run(ctx, args[1:], e)
 	var ee exitError
-	switch {
-	case err == nil:
-		return 0
-	case errors.As(err, &ee):
+	if errors.As(err, &ee) {
 		return ee.code
-	default:
-		fmt.Fprintf(e.stderr, "pinbot %s: %v\n", args[0], err)
-		return 3
 	}
+	if cmd == nil {
+		cmd = root
+	}
+	fmt.Fprintf(e.stderr, "%s: %v\n", cmd.CommandPath(), err)
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(e.stderr, "Run '%s --help' for usage.\n", cmd.CommandPath())
+	}
+	return codeError
 }
 
-func usage(w io.Writer) {
-	fmt.Fprintln(w, "usage: pinbot <command> [flags]")
-	fmt.Fprintln(w)
-	for _, name := range order {
-		fmt.Fprintf(w, "  %-14s %s\n", name, commands[name].summary)
+// newRoot builds the pinbot command tree writing to e.
+func newRoot(e env) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "pinbot",
+		Short: "Enforce the dependency pins written in a repository's ADRs",
+		Long: `pinbot enforces the exact dependency pins written in a repository's
+architecture decision records: as a GitHub App (serve), offline from a git
+repository (pins, evaluate), and by judging a process's memory (verify-memory).
+
+Exit status: 0 success, 1 a judged failure, 2 pending (evaluate), 3 a usage
+error or something that could not be read or measured.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		// Without a subcommand, print the help; an unknown word is a usage
+		// error with cobra's suggestions.
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			msg := fmt.Sprintf("unknown command %q", args[0])
+			if s := cmd.SuggestionsFor(args[0]); len(s) > 0 {
+				msg += fmt.Sprintf(" (did you mean %q?)", s[0])
+			}
+			return usagef("%s", msg)
+		},
+		RunE: func(cmd *cobra.Command, _ []string) error { return cmd.Help() },
 	}
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Run 'pinbot <command> -h' for a command's flags.")
+	root.SuggestionsMinimumDistance = 2
+	root.SetOut(e.stdout)
+	root.SetErr(e.stderr)
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
+	root.AddCommand(newServe(e), newRegister(e), newPins(e), newEvaluate(e), newVerifyMemory(e))
+	// cobra's completion command (bash, zsh, fish, powershell), made to
+	// refuse a shell it does not know instead of printing its help.
+	root.InitDefaultCompletionCmd()
+	if c, _, err := root.Find([]string{"completion"}); err == nil && c != root {
+		c.Args = func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usagef("unknown shell %q: want bash, zsh, fish or powershell", args[0])
+			}
+			return nil
+		}
+		c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
+	}
+	// --version and `pinbot version` print the build (ADR 0121).
+	root.Version = version.Get().String()
+	root.SetVersionTemplate("pinbot {{.Version}}\n")
+	root.AddCommand(newVersion(e))
+	return root
+}
+
+// noArgs rejects positional arguments as a usage error.
+func noArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usagef("unexpected argument %q", args[0])
+	}
+	return nil
+}
+
+// oneOf checks a flag's value against its allowed values.
+func oneOf(flag, value string, allowed ...string) error {
+	for _, a := range allowed {
+		if value == a {
+			return nil
+		}
+	}
+	return usagef("--%s must be %s, not %q", flag, strings.Join(allowed, " or "), value)
+}
+
+// changed reports whether the named flag was given on the command line.
+func changed(fs *pflag.FlagSet, name string) bool {
+	f := fs.Lookup(name)
+	return f != nil && f.Changed
 }

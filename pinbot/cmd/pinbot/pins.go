@@ -1,10 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -12,7 +10,10 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
 	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/audit"
 	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 )
@@ -20,8 +21,31 @@ import (
 // pinsOutput is the JSON pinbot pins prints.
 type pinsOutput struct {
 	ADRs     []adrSummary  `json:"adrs"`
-	Pins     []pin.Pin     `json:"pins"`
+	Pins     []pinRow      `json:"pins"`
 	Warnings []adr.Warning `json:"warnings"`
+	// Audit is present with --audit.
+	Audit *[]audit.Finding `json:"audit,omitempty"`
+}
+
+// pinRow is a pin with what keeps pinbot from enforcing it, if anything.
+type pinRow struct {
+	pin.Pin
+	// NotEnforced says why the pin is not enforced: its ADR's status, or
+	// pin.Pin.Unenforceable (no ecosystem, an unknown one). Such a pin of
+	// an accepted ADR fails the check of every pull request that touches a
+	// dependency file.
+	NotEnforced string `json:"notEnforced,omitempty"`
+}
+
+// notEnforced says why p is not enforced, or "".
+func notEnforced(p pin.Pin) string {
+	if !p.Enforced {
+		return "its ADR is " + statusOf(p.Source.Status)
+	}
+	if why := p.Unenforceable(); why != "" {
+		return "the pin " + why + "; every pull request touching a dependency file fails until the ADR is fixed"
+	}
+	return ""
 }
 
 type adrSummary struct {
@@ -34,34 +58,38 @@ type adrSummary struct {
 	Pins     int        `json:"pins"`
 }
 
+func newPins(e env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "pins [--repo DIR] [-o table|json] [--audit]",
+		Short: "List the pins declared in a repository's ADRs",
+		Long: "Lists every pin the repository's ADRs declare, whether it is enforced (and why not), and any warnings.\n\n" +
+			"With --audit it also compares the ADRs with the repository's manifests and lock files and reports\n" +
+			"exact pins whose comment gives a reason but that no ADR records (recorded-nowhere), ADR pins the\n" +
+			"files no longer hold (drifted), ADR pins naming a package no manifest declares (stale), and\n" +
+			"\"pinned-by: ADR-N\" markers citing an ADR that does not exist; it exits 1 when it finds any.",
+		Args: noArgs,
+	}
+	repo := cmd.Flags().String("repo", ".", "repository `dir`ectory to read ADRs from (its work tree)")
+	output := cmd.Flags().StringP("output", "o", "table", "output `format`: table or json")
+	doAudit := cmd.Flags().Bool("audit", false, "compare the ADRs with the manifests; exit 1 on any finding (for CI)")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		return runPins(e, *repo, *output, *doAudit)
+	}
+	return cmd
+}
+
 // runPins lists the pins a repository's ADRs declare, read from the work
-// tree of --repo with the ADR folders of its .github/pinbot.yml.
-func runPins(ctx context.Context, args []string, e env) error {
-	fl := flag.NewFlagSet("pins", flag.ContinueOnError)
-	fl.SetOutput(e.stderr)
-	repo := fl.String("repo", ".", "repository `dir`ectory to read ADRs from (its work tree)")
-	output := fl.String("output", "table", "output `format`: table or json")
-	fl.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: pinbot pins [--repo DIR] [--output table|json]")
-		fmt.Fprintln(e.stderr, "\nLists every pin the repository's ADRs declare, whether it is enforced, and any warnings.")
-		fl.PrintDefaults()
+// tree of repo with the ADR folders of its .github/pinbot.yml.
+func runPins(e env, repo, output string, doAudit bool) error {
+	if err := oneOf("output", output, "table", "json"); err != nil {
+		return err
 	}
-	if err := fl.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
-		return fmt.Errorf("%w: %v", errUsage, err)
+	if fi, err := os.Stat(repo); err != nil {
+		return usagef("--repo: %v", err)
+	} else if !fi.IsDir() {
+		return usagef("--repo %s is not a directory", repo)
 	}
-	if fl.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected argument %q", errUsage, fl.Arg(0))
-	}
-	if *output != "table" && *output != "json" {
-		return fmt.Errorf("%w: --output must be table or json, not %q", errUsage, *output)
-	}
-	if fi, err := os.Stat(*repo); err != nil || !fi.IsDir() {
-		return fmt.Errorf("%w: --repo %s is not a directory", errUsage, *repo)
-	}
-	fsys := os.DirFS(*repo)
+	fsys := os.DirFS(repo)
 
 	cfg, err := readConfig(fsys)
 	if err != nil {
@@ -71,22 +99,38 @@ func runPins(ctx context.Context, args []string, e env) error {
 	if err != nil {
 		return fmt.Errorf("reading ADRs: %w", err)
 	}
-	out := pinsOutput{ADRs: []adrSummary{}, Pins: adr.Pins(records), Warnings: warnings}
+	out := pinsOutput{ADRs: []adrSummary{}, Pins: []pinRow{}, Warnings: warnings}
 	for _, r := range records {
 		out.ADRs = append(out.ADRs, adrSummary{Number: r.Number, Title: r.Title, Path: r.Path, Status: statusOf(r.Status), Enforced: r.Enforced, Format: r.Format, Pins: len(r.Pins)})
 	}
-	if out.Pins == nil {
-		out.Pins = []pin.Pin{}
+	for _, p := range adr.Pins(records) {
+		out.Pins = append(out.Pins, pinRow{Pin: p, NotEnforced: notEnforced(p)})
 	}
 	if out.Warnings == nil {
 		out.Warnings = []adr.Warning{}
 	}
-	if *output == "json" {
+	if doAudit {
+		findings, err := audit.Run(fsys, records)
+		if err != nil {
+			return fmt.Errorf("auditing: %w", err)
+		}
+		if findings == nil {
+			findings = []audit.Finding{}
+		}
+		out.Audit = &findings
+	}
+	if output == "json" {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		if err := enc.Encode(out); err != nil {
+			return err
+		}
+	} else {
+		printPins(e.stdout, out)
 	}
-	printPins(e.stdout, out)
+	if out.Audit != nil && len(*out.Audit) > 0 {
+		return exitError{code: codeFail}
+	}
 	return nil
 }
 
@@ -114,17 +158,36 @@ func printPins(w io.Writer, out pinsOutput) {
 	fmt.Fprintln(tw, "ADR\tSTATUS\tENFORCED\tECOSYSTEM\tPACKAGE\tVERSION\tPATHS\tVERIFY\tUPSTREAM")
 	for _, p := range out.Pins {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-			adrCell(p.Source), statusOf(p.Source.Status), yesNo(p.Enforced), dash(string(p.Ecosystem)), p.Package, p.Version,
+			adrCell(p.Source), statusOf(p.Source.Status), yesNo(p.NotEnforced == ""), dash(string(p.Ecosystem)), p.Package, p.Version,
 			dash(strings.Join(p.Paths, ",")), dash(strings.Join(p.Verify, ",")), dash(strings.Join(p.Upstream, ",")))
 	}
 	tw.Flush()
 	enforced := 0
+	var failing []pinRow
 	for _, p := range out.Pins {
-		if p.Enforced {
+		if p.NotEnforced == "" {
 			enforced++
+		} else if p.Enforced {
+			failing = append(failing, p)
 		}
 	}
 	fmt.Fprintf(w, "\n%d ADRs read, %d pins (%d enforced).\n", len(out.ADRs), len(out.Pins), enforced)
+	if len(failing) > 0 {
+		fmt.Fprintf(w, "\nnot enforced (the pinbot check fails on every pull request that touches a dependency file):\n")
+		for _, p := range failing {
+			fmt.Fprintf(w, "  %s %s %s: %s\n", adrCell(p.Source), p.Package, p.Version, p.NotEnforced)
+		}
+	}
+	if out.Audit != nil {
+		if len(*out.Audit) == 0 {
+			fmt.Fprintf(w, "\naudit: every explained pin is recorded, and every ADR pin is held.\n")
+		} else {
+			fmt.Fprintf(w, "\naudit: %d findings:\n", len(*out.Audit))
+			for _, f := range *out.Audit {
+				fmt.Fprintf(w, "  %s: %s\n", f.Kind, f)
+			}
+		}
+	}
 	if len(out.Warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings:\n")
 		for _, wn := range out.Warnings {

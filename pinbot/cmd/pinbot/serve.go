@@ -2,118 +2,183 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
-	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/server"
 )
 
 // serveOptions is what `pinbot serve` runs with.
 type serveOptions struct {
-	listen string
-	cfg    server.Config
+	listen   string
+	logLevel slog.Level
+	cfg      server.Config
 }
 
-// parseServe reads serve's flags, falling back to PINBOT_* environment
-// variables for flags not given (a flag wins). Secrets come from files or
-// the environment only, never from a flag's value.
-func parseServe(args []string, getenv func(string) string, stderr *os.File) (serveOptions, error) {
-	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	if stderr != nil {
-		fs.SetOutput(stderr)
-	}
-	listen := fs.String("listen", ":8080", "address to serve /webhook, /healthz, /readyz and /metrics on (PINBOT_LISTEN)")
-	appID := fs.Int64("app-id", 0, "GitHub App id (PINBOT_APP_ID)")
-	appSlug := fs.String("app-slug", "pinbot", "GitHub App slug; pinbot's comments are by <slug>[bot] (PINBOT_APP_SLUG)")
-	keyFile := fs.String("private-key-file", "", "file holding the App's PEM private key (PINBOT_PRIVATE_KEY_FILE)")
-	secretFile := fs.String("webhook-secret-file", "", "file holding the webhook secret (PINBOT_WEBHOOK_SECRET_FILE, or the secret itself in PINBOT_WEBHOOK_SECRET)")
-	ghURL := fs.String("github-url", "https://api.github.com/", "GitHub REST API base; for GitHub Enterprise Server https://HOST/api/v3/ (PINBOT_GITHUB_URL)")
-	workers := fs.Int("workers", 4, "deliveries processed at once (PINBOT_WORKERS)")
-	dryRun := fs.Bool("dry-run", false, "decide and log, never write to GitHub (PINBOT_DRY_RUN)")
-	if err := fs.Parse(args); err != nil {
-		return serveOptions{}, fmt.Errorf("%w: %v", errUsage, err)
-	}
-	if fs.NArg() > 0 {
-		return serveOptions{}, fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+// serveFlags are serve's command-line flags before the PINBOT_* fallbacks.
+type serveFlags struct {
+	listen, appSlug, keyFile, secretFile, ghURL, logLevel, caFile string
+	appID                                                         int64
+	workers                                                       int
+	dryRun                                                        bool
+}
+
+func addServeFlags(fs *pflag.FlagSet) *serveFlags {
+	f := &serveFlags{}
+	fs.StringVar(&f.listen, "listen", ":8080", "`address` to serve /webhook, /healthz, /readyz and /metrics on (PINBOT_LISTEN)")
+	fs.Int64Var(&f.appID, "app-id", 0, "GitHub App `id` (PINBOT_APP_ID)")
+	fs.StringVar(&f.appSlug, "app-slug", "pinbot", "GitHub App `slug`; pinbot's comments are by <slug>[bot] (PINBOT_APP_SLUG)")
+	fs.StringVar(&f.keyFile, "private-key-file", "", "`file` holding the App's PEM private key (PINBOT_PRIVATE_KEY_FILE)")
+	fs.StringVar(&f.secretFile, "webhook-secret-file", "", "`file` holding the webhook secret (PINBOT_WEBHOOK_SECRET_FILE, or the secret itself in PINBOT_WEBHOOK_SECRET)")
+	fs.StringVar(&f.ghURL, "github-url", "https://api.github.com/", "GitHub REST API `base`; for GitHub Enterprise Server https://HOST/api/v3/ (PINBOT_GITHUB_URL)")
+	fs.IntVar(&f.workers, "workers", 4, "deliveries processed at once (PINBOT_WORKERS)")
+	fs.BoolVar(&f.dryRun, "dry-run", false, "decide and log, never write to GitHub (PINBOT_DRY_RUN)")
+	fs.StringVar(&f.caFile, "ca-file", "", "PEM `file` of CA certificates to trust, besides the system's, for GitHub (Enterprise Server behind a private CA) and upstream calls (PINBOT_CA_FILE)")
+	fs.StringVar(&f.logLevel, "log-level", "info", "least severe `level` logged: debug, info, warn or error (PINBOT_LOG_LEVEL)")
+	return f
+}
+
+// options applies the PINBOT_* environment to flags not given on the
+// command line (a flag wins), reads the secret files and checks the result.
+// Secrets come from files or the environment only, never from a flag's
+// value.
+func (f *serveFlags) options(fs *pflag.FlagSet, getenv func(string) string) (serveOptions, error) {
 	env := func(flagName, envName string, dst *string) {
-		if !set[flagName] {
+		if !changed(fs, flagName) {
 			if v := getenv(envName); v != "" {
 				*dst = v
 			}
 		}
 	}
-	env("listen", "PINBOT_LISTEN", listen)
-	env("app-slug", "PINBOT_APP_SLUG", appSlug)
-	env("private-key-file", "PINBOT_PRIVATE_KEY_FILE", keyFile)
-	env("webhook-secret-file", "PINBOT_WEBHOOK_SECRET_FILE", secretFile)
-	env("github-url", "PINBOT_GITHUB_URL", ghURL)
+	env("listen", "PINBOT_LISTEN", &f.listen)
+	env("app-slug", "PINBOT_APP_SLUG", &f.appSlug)
+	env("private-key-file", "PINBOT_PRIVATE_KEY_FILE", &f.keyFile)
+	env("webhook-secret-file", "PINBOT_WEBHOOK_SECRET_FILE", &f.secretFile)
+	env("github-url", "PINBOT_GITHUB_URL", &f.ghURL)
+	env("log-level", "PINBOT_LOG_LEVEL", &f.logLevel)
+	env("ca-file", "PINBOT_CA_FILE", &f.caFile)
 	var err error
-	if v := getenv("PINBOT_APP_ID"); !set["app-id"] && v != "" {
-		if *appID, err = strconv.ParseInt(v, 10, 64); err != nil {
-			return serveOptions{}, fmt.Errorf("%w: PINBOT_APP_ID=%q is not a number", errUsage, v)
+	if v := getenv("PINBOT_APP_ID"); !changed(fs, "app-id") && v != "" {
+		if f.appID, err = strconv.ParseInt(v, 10, 64); err != nil {
+			return serveOptions{}, usagef("PINBOT_APP_ID=%q is not a number", v)
 		}
 	}
-	if v := getenv("PINBOT_WORKERS"); !set["workers"] && v != "" {
-		if *workers, err = strconv.Atoi(v); err != nil {
-			return serveOptions{}, fmt.Errorf("%w: PINBOT_WORKERS=%q is not a number", errUsage, v)
+	if v := getenv("PINBOT_WORKERS"); !changed(fs, "workers") && v != "" {
+		if f.workers, err = strconv.Atoi(v); err != nil {
+			return serveOptions{}, usagef("PINBOT_WORKERS=%q is not a number", v)
 		}
 	}
-	if v := getenv("PINBOT_DRY_RUN"); !set["dry-run"] && v != "" {
-		if *dryRun, err = strconv.ParseBool(v); err != nil {
-			return serveOptions{}, fmt.Errorf("%w: PINBOT_DRY_RUN=%q is not a boolean", errUsage, v)
+	if v := getenv("PINBOT_DRY_RUN"); !changed(fs, "dry-run") && v != "" {
+		if f.dryRun, err = strconv.ParseBool(v); err != nil {
+			return serveOptions{}, usagef("PINBOT_DRY_RUN=%q is not a boolean", v)
 		}
 	}
-	o := serveOptions{listen: *listen, cfg: server.Config{
-		AppID: *appID, AppSlug: *appSlug, GitHubURL: *ghURL, Workers: *workers, DryRun: *dryRun,
+	o := serveOptions{listen: f.listen, cfg: server.Config{
+		AppID: f.appID, AppSlug: f.appSlug, GitHubURL: f.ghURL, Workers: f.workers, DryRun: f.dryRun,
 	}}
+	if err := o.logLevel.UnmarshalText([]byte(f.logLevel)); err != nil || !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(f.logLevel)) {
+		return o, usagef("--log-level must be debug, info, warn or error, not %q", f.logLevel)
+	}
 	switch {
-	case *secretFile != "":
-		b, err := os.ReadFile(*secretFile)
+	case f.secretFile != "":
+		b, err := os.ReadFile(f.secretFile)
 		if err != nil {
-			return o, fmt.Errorf("%w: reading the webhook secret file: %v", errUsage, err)
+			return o, usagef("reading the webhook secret: %v", err)
 		}
 		o.cfg.WebhookSecret = []byte(strings.TrimSpace(string(b)))
 	case getenv("PINBOT_WEBHOOK_SECRET") != "":
 		o.cfg.WebhookSecret = []byte(getenv("PINBOT_WEBHOOK_SECRET"))
 	}
 	if len(o.cfg.WebhookSecret) == 0 {
-		return o, fmt.Errorf("%w: no webhook secret: set --webhook-secret-file, PINBOT_WEBHOOK_SECRET_FILE or PINBOT_WEBHOOK_SECRET", errUsage)
+		return o, usagef("no webhook secret: set --webhook-secret-file, PINBOT_WEBHOOK_SECRET_FILE or PINBOT_WEBHOOK_SECRET")
 	}
-	if *keyFile == "" {
-		return o, fmt.Errorf("%w: no App private key: set --private-key-file or PINBOT_PRIVATE_KEY_FILE", errUsage)
+	if f.keyFile == "" {
+		return o, usagef("no App private key: set --private-key-file or PINBOT_PRIVATE_KEY_FILE")
 	}
-	if o.cfg.PrivateKey, err = os.ReadFile(*keyFile); err != nil {
-		return o, fmt.Errorf("%w: reading the App private key file: %v", errUsage, err)
+	if o.cfg.PrivateKey, err = os.ReadFile(f.keyFile); err != nil {
+		return o, usagef("reading the App private key: %v", err)
 	}
 	if o.cfg.AppID <= 0 {
-		return o, fmt.Errorf("%w: no App id: set --app-id or PINBOT_APP_ID", errUsage)
+		return o, usagef("no App id: set --app-id or PINBOT_APP_ID")
+	}
+	if f.caFile != "" {
+		tr, err := caTransport(f.caFile)
+		if err != nil {
+			return o, usagef("--ca-file: %v", err)
+		}
+		o.cfg.Transport = tr
 	}
 	return o, nil
 }
 
-// runServe runs the GitHub App until ctx is cancelled.
-func runServe(ctx context.Context, args []string, e env) error {
-	var stderr *os.File
-	if f, ok := e.stderr.(*os.File); ok {
-		stderr = f
-	}
-	o, err := parseServe(args, e.getenv, stderr)
+// caTransport is http.DefaultTransport trusting the system's CAs and the
+// PEM certificates in file. Every GitHub call, token requests and upstream
+// issues included, goes through it.
+func caTransport(file string) (*http.Transport, error) {
+	data, err := os.ReadFile(file)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	o.cfg.Logger = slog.New(slog.NewJSONHandler(e.stderr, nil))
-	return serve(ctx, o, nil)
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool()
+	}
+	if !pool.AppendCertsFromPEM(data) {
+		return nil, fmt.Errorf("%s holds no PEM certificate", file)
+	}
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	return tr, nil
+}
+
+// parseServe parses serve's arguments outside cobra (tests).
+func parseServe(args []string, getenv func(string) string) (serveOptions, error) {
+	fs := pflag.NewFlagSet("serve", pflag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	f := addServeFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		return serveOptions{}, usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return serveOptions{}, usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return f.options(fs, getenv)
+}
+
+func newServe(e env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the GitHub App webhook server",
+		Long: `Runs the GitHub App: webhooks in on /webhook; a pinbot check run, one
+comment and, for Dependabot and Renovate, a close out. Also serves /healthz,
+/readyz and /metrics. Every flag has a PINBOT_* fallback; a flag wins.
+Secrets are read from files or the environment only, never logged.`,
+		Args: noArgs,
+	}
+	f := addServeFlags(cmd.Flags())
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		o, err := f.options(cmd.Flags(), e.getenv)
+		if err != nil {
+			return err
+		}
+		o.cfg.Logger = slog.New(slog.NewJSONHandler(e.stderr, &slog.HandlerOptions{Level: o.logLevel}))
+		return serve(cmd.Context(), o, nil)
+	}
+	return cmd
 }
 
 // serve runs the server on o.listen; ready, when set, receives the bound
@@ -121,7 +186,7 @@ func runServe(ctx context.Context, args []string, e env) error {
 func serve(ctx context.Context, o serveOptions, ready chan<- string) error {
 	srv, err := server.New(o.cfg)
 	if err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+		return usageError{err}
 	}
 	ln, err := net.Listen("tcp", o.listen)
 	if err != nil {

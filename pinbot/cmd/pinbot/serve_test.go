@@ -35,6 +35,7 @@ func TestParseServe(t *testing.T) {
 		AppID               int64
 		Workers             int
 		DryRun              bool
+		Level               string
 	}
 	tests := []struct {
 		name    string
@@ -44,22 +45,32 @@ func TestParseServe(t *testing.T) {
 		wantErr string
 	}{
 		{name: "flags", args: []string{"--app-id", "7", "--private-key-file", key, "--webhook-secret-file", secret, "--github-url", "https://ghe.example.com/api/v3/", "--workers", "2", "--dry-run"},
-			want: got{Listen: ":8080", URL: "https://ghe.example.com/api/v3/", Secret: "from-file", AppID: 7, Workers: 2, DryRun: true}},
+			want: got{Listen: ":8080", URL: "https://ghe.example.com/api/v3/", Secret: "from-file", AppID: 7, Workers: 2, DryRun: true, Level: "INFO"}},
 		{name: "environment", env: map[string]string{"PINBOT_APP_ID": "9", "PINBOT_PRIVATE_KEY_FILE": key, "PINBOT_WEBHOOK_SECRET": "from-env", "PINBOT_LISTEN": ":9090", "PINBOT_WORKERS": "3", "PINBOT_DRY_RUN": "true"},
-			want: got{Listen: ":9090", URL: "https://api.github.com/", Secret: "from-env", AppID: 9, Workers: 3, DryRun: true}},
+			want: got{Listen: ":9090", URL: "https://api.github.com/", Secret: "from-env", AppID: 9, Workers: 3, DryRun: true, Level: "INFO"}},
 		{name: "flag wins over environment", args: []string{"--app-id", "1", "--workers", "5", "--listen", ":1", "--dry-run=false", "--webhook-secret-file", secret},
 			env:  map[string]string{"PINBOT_APP_ID": "9", "PINBOT_PRIVATE_KEY_FILE": key, "PINBOT_WEBHOOK_SECRET": "from-env", "PINBOT_WORKERS": "3", "PINBOT_LISTEN": ":2", "PINBOT_DRY_RUN": "true"},
-			want: got{Listen: ":1", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 5}},
+			want: got{Listen: ":1", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 5, Level: "INFO"}},
 		{name: "no webhook secret", args: []string{"--app-id", "1", "--private-key-file", key}, wantErr: "no webhook secret"},
 		{name: "no private key", args: []string{"--app-id", "1", "--webhook-secret-file", secret}, wantErr: "no App private key"},
 		{name: "no app id", args: []string{"--private-key-file", key, "--webhook-secret-file", secret}, wantErr: "no App id"},
-		{name: "secret is not a flag", args: []string{"--webhook-secret", "x"}, wantErr: "flag provided but not defined"},
+		{name: "secret is not a flag", args: []string{"--webhook-secret", "x"}, wantErr: "unknown flag: --webhook-secret"},
+		{name: "log level", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--log-level", "debug"},
+			want: got{Listen: ":8080", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 4, Level: "DEBUG"}},
+		{name: "log level from environment", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret}, env: map[string]string{"PINBOT_LOG_LEVEL": "warn"},
+			want: got{Listen: ":8080", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 4, Level: "WARN"}},
+		{name: "CA file without certificates", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--ca-file", secret},
+			wantErr: "--ca-file: " + secret + " holds no PEM certificate"},
+		{name: "missing CA file", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret}, env: map[string]string{"PINBOT_CA_FILE": "/nonexistent/ca.pem"},
+			wantErr: "--ca-file: open /nonexistent/ca.pem: no such file or directory"},
+		{name: "bad log level", args: []string{"--log-level", "loud"}, wantErr: `--log-level must be debug, info, warn or error, not "loud"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			o, err := parseServe(tt.args, func(k string) string { return tt.env[k] }, nil)
+			o, err := parseServe(tt.args, func(k string) string { return tt.env[k] })
 			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.Is(err, errUsage) {
+				var ue usageError
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || !errors.As(err, &ue) {
 					t.Fatalf("err = %v, want a usage error containing %q", err, tt.wantErr)
 				}
 				return
@@ -67,7 +78,7 @@ func TestParseServe(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := got{Listen: o.listen, URL: o.cfg.GitHubURL, Secret: string(o.cfg.WebhookSecret), AppID: o.cfg.AppID, Workers: o.cfg.Workers, DryRun: o.cfg.DryRun}
+			g := got{Listen: o.listen, URL: o.cfg.GitHubURL, Secret: string(o.cfg.WebhookSecret), AppID: o.cfg.AppID, Workers: o.cfg.Workers, DryRun: o.cfg.DryRun, Level: o.logLevel.String()}
 			if diff := cmp.Diff(tt.want, g); diff != "" {
 				t.Errorf("options (-want +got):\n%s", diff)
 			}
@@ -82,7 +93,7 @@ func TestServe(t *testing.T) {
 	key := writeFile(t, "key.pem", string(sim.PrivateKeyPEM()))
 	env := map[string]string{"PINBOT_WEBHOOK_SECRET": sim.WebhookSecret()}
 	o, err := parseServe([]string{"--listen", "127.0.0.1:0", "--app-id", "4242", "--private-key-file", key, "--github-url", sim.EnterpriseURL()},
-		func(k string) string { return env[k] }, nil)
+		func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,5 +159,63 @@ func TestServe(t *testing.T) {
 	}
 	if !strings.Contains(logs.String(), `"verdict":"block"`) {
 		t.Errorf("logs lack the decision:\n%s", logs.String())
+	}
+}
+
+// TestServePrivateCA: GitHub Enterprise Server behind a private CA. The
+// simulator serves HTTPS with a certificate no system trusts; with
+// --ca-file, serve gets its token, reads the pull request and the upstream
+// issue, and blocks, comments and closes over TLS.
+func TestServePrivateCA(t *testing.T) {
+	sim := githubtest.New(t, githubtest.Options{TLS: true})
+	if !strings.HasPrefix(sim.EnterpriseURL(), "https://") {
+		t.Fatalf("simulator at %s, want https", sim.EnterpriseURL())
+	}
+	if _, err := http.Get(sim.URL()); err == nil || !strings.Contains(err.Error(), "certificate signed by unknown authority") {
+		t.Fatalf("the simulator's CA is trusted without --ca-file (%v): the test would prove nothing", err)
+	}
+	key := writeFile(t, "key.pem", string(sim.PrivateKeyPEM()))
+	ca := writeFile(t, "ca.pem", string(sim.CACertPEM()))
+	env := map[string]string{"PINBOT_WEBHOOK_SECRET": sim.WebhookSecret()}
+	o, err := parseServe([]string{"--listen", "127.0.0.1:0", "--app-id", "4242", "--private-key-file", key,
+		"--github-url", sim.EnterpriseURL(), "--ca-file", ca}, func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	o.cfg.Logger = slog.New(slog.NewJSONHandler(&logs, nil))
+	ctx, cancel := context.WithCancel(context.Background())
+	ready := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, o, ready) }()
+	base := "http://" + <-ready
+
+	sim.CreateRepo("nolar", "kopf", true).AddIssue(1172, "Memory leak since 1.42", "open", time.Time{})
+	r := sim.CreateRepo("acme", "op", false)
+	r.Commit("main", "", map[string]string{
+		"requirements.txt":     "kopf==1.40.1\n",
+		"adr/0001-pin-kopf.md": "---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: kopf\n    version: 1.40.1\n    upstream: [nolar/kopf#1172]\n---\n# 1. Pin kopf\n",
+	}, "init", githubtest.Author{})
+	r.Commit("dependabot/pip/kopf-1.42.0", "main", map[string]string{"requirements.txt": "kopf==1.42.0\n"}, "Bump kopf from 1.40.1 to 1.42.0", githubtest.Dependabot)
+	n, opened := r.OpenPR(githubtest.PROptions{Head: "dependabot/pip/kopf-1.42.0", User: githubtest.DependabotUser, Title: "Bump kopf from 1.40.1 to 1.42.0"})
+	for _, d := range []githubtest.Delivery{opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success")} {
+		if code, err := sim.Deliver(ctx, base+"/webhook", d); err != nil || code != http.StatusAccepted {
+			t.Fatalf("deliver %s: %d %v", d.Event, code, err)
+		}
+	}
+	deadline := time.Now().Add(60 * time.Second)
+	for r.PRState(n) != "closed" && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cs := r.Comments(n)
+	if r.PRState(n) != "closed" || len(cs) != 1 || !strings.Contains(cs[0].Body, "Upstream nolar/kopf#1172 is open") {
+		t.Errorf("PR %s with %d comments, want closed with one citing the open upstream issue; logs:\n%s", r.PRState(n), len(cs), logs.String())
+	}
+	if runs := r.CheckRuns(r.HeadSHA(n), "pinbot"); len(runs) != 1 || runs[0].Conclusion != "failure" {
+		t.Errorf("pinbot check runs %+v, want one failure", runs)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve: %v", err)
 	}
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,18 +11,27 @@ import (
 	"sync"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/kubetenant/kubetenant/internal/memcheck"
 	"github.com/kubetenant/kubetenant/pinbot/internal/memreport"
 	"github.com/kubetenant/kubetenant/pinbot/internal/sample"
 )
 
-const verifyMemoryUsage = `usage: pinbot verify-memory SOURCE [flags]
-
-Samples a process's memory for --duration and judges it: no sample may exceed
+const verifyMemoryLong = `Samples a process's memory for --duration and judges it: no sample may exceed
 --ceiling, and after --warmup memory may grow no faster than --max-growth
 (Theil–Sen slope with its 95% interval, and the last quarter's mean against
 the first quarter's). Writes report.json, summary.md and memory.svg into
---report, and appends summary.md to $GITHUB_STEP_SUMMARY when it is set.
+--report, and appends summary.md to $GITHUB_STEP_SUMMARY and the outputs
+verdict, reason, peak (bytes) and slope (bytes per second) to $GITHUB_OUTPUT
+when they are set.
+
+With --baseline DIR the run is compared with an earlier run's report.json
+(the base commit under the same load for the same time): it fails when its
+Theil–Sen slope exceeds the base's by more than --max-slope-increase (default:
+the width of the base's 95% interval) or its peak exceeds the base's by more
+than --max-peak-increase (default 20%). --ceiling still applies; --max-growth
+applies only when given.
 
 SOURCE is exactly one of:
   --metrics-url URL   scrape a Prometheus text endpoint (--metric picks the series)
@@ -32,66 +40,114 @@ SOURCE is exactly one of:
   -- COMMAND ARGS...  start COMMAND and read its RSS; it is stopped at the end
 
 Exit status: 0 pass, 1 fail (a rule broken, or the process ended before the
-end), 3 usage or source error (unreachable source, too few samples to judge).
+end), 3 usage or source error (no such process, unreachable source, too few
+samples to judge): never a pass.`
 
-Flags:
-`
+// verifyMemoryFlags are the flags of pinbot verify-memory.
+type verifyMemoryFlags struct {
+	metricsURL, metric, tokenFile, caFile, cgroup string
+	insecure                                      bool
+	pid                                           int
+	duration, interval                            time.Duration
+	warmup, ceiling, maxGrowth, report            string
+	// maxGrowthSet is true when --max-growth was given.
+	maxGrowthSet                                bool
+	baseline, maxSlopeIncrease, maxPeakIncrease string
+}
 
-// runVerifyMemory implements 'pinbot verify-memory'.
-func runVerifyMemory(ctx context.Context, args []string, e env) error {
-	fs := flag.NewFlagSet("verify-memory", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	fs.Usage = func() {
-		fmt.Fprint(e.stderr, verifyMemoryUsage)
-		fs.PrintDefaults()
-	}
-	metricsURL := fs.String("metrics-url", "", "Prometheus metrics `URL` to scrape (http or https)")
-	metric := fs.String("metric", "process_resident_memory_bytes", "`selector` of the series to read from --metrics-url: a name with optional label matchers, name{label=\"value\",...}")
-	tokenFile := fs.String("bearer-token-file", "", "`file` holding a bearer token for --metrics-url, read at every scrape")
-	caFile := fs.String("ca-file", "", "PEM `file` of CA certificates to trust for an https --metrics-url")
-	insecure := fs.Bool("insecure-skip-tls-verify", false, "do not check the certificate of an https --metrics-url")
-	pid := fs.Int("pid", 0, "`PID` of a running process to read the RSS of")
-	cgroup := fs.String("cgroup", "", "cgroup `folder` to read memory usage from")
-	duration := fs.Duration("duration", 5*time.Minute, "how long to sample")
-	interval := fs.Duration("interval", time.Second, "time between samples")
-	warmupFlag := fs.String("warmup", "20%", "leading part the growth rules ignore: a duration (1m) or a share of --duration (20%)")
-	ceilingFlag := fs.String("ceiling", "", "most memory any sample may show, e.g. 200Mi (default: no ceiling)")
-	growthFlag := fs.String("max-growth", "5Mi/10m", "fastest growth tolerated after warm-up: a quantity per duration")
-	reportDir := fs.String("report", "./memory-report", "`folder` to write report.json, summary.md and memory.svg into")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
+func newVerifyMemory(e env) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "verify-memory SOURCE [flags] [-- COMMAND ARGS...]",
+		Short: "Sample a process's memory and judge it against rules",
+		Long:  verifyMemoryLong,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if dash := cmd.ArgsLenAtDash(); len(args) > 0 && dash != 0 {
+				return usagef("unexpected argument %q (a command to start goes after --)", args[0])
+			}
 			return nil
-		}
-		return exitError{3}
+		},
 	}
-	usageErr := func(format string, a ...any) error {
-		return fmt.Errorf("%w: %s (see 'pinbot verify-memory -h')", errUsage, fmt.Sprintf(format, a...))
+	var f verifyMemoryFlags
+	fs := cmd.Flags()
+	fs.StringVar(&f.metricsURL, "metrics-url", "", "Prometheus metrics `URL` to scrape (http or https)")
+	fs.StringVar(&f.metric, "metric", "process_resident_memory_bytes", "`selector` of the series to read from --metrics-url: a name with optional label matchers, name{label=\"value\",...}")
+	fs.StringVar(&f.tokenFile, "bearer-token-file", "", "`file` holding a bearer token for --metrics-url, read at every scrape")
+	fs.StringVar(&f.caFile, "ca-file", "", "PEM `file` of CA certificates to trust for an https --metrics-url")
+	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "do not check the certificate of an https --metrics-url")
+	fs.IntVar(&f.pid, "pid", 0, "`PID` of a running process to read the RSS of")
+	fs.StringVar(&f.cgroup, "cgroup", "", "cgroup `folder` to read memory usage from")
+	fs.DurationVar(&f.duration, "duration", 5*time.Minute, "how long to sample")
+	fs.DurationVar(&f.interval, "interval", time.Second, "time between samples")
+	fs.StringVar(&f.warmup, "warmup", "20%", "leading part the growth rules ignore: a duration (1m) or a share of --duration (20%)")
+	fs.StringVar(&f.ceiling, "ceiling", "", "most memory any sample may show, e.g. 200Mi (default: no ceiling)")
+	fs.StringVar(&f.maxGrowth, "max-growth", "5Mi/10m", "fastest growth tolerated after warm-up: a quantity per duration")
+	fs.StringVar(&f.report, "report", "./memory-report", "`folder` to write report.json, summary.md and memory.svg into")
+	fs.StringVar(&f.baseline, "baseline", "", "`folder` (or report.json) of an earlier run to compare this run with")
+	fs.StringVar(&f.maxSlopeIncrease, "max-slope-increase", "", "with --baseline: how much faster than the base's the slope may be, e.g. 2Mi/10m (default: the width of the base's 95% interval)")
+	fs.StringVar(&f.maxPeakIncrease, "max-peak-increase", "", "with --baseline: how far above the base's the peak may be, a quantity (32Mi) or a share (default 20%)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		f.maxGrowthSet = cmd.Flags().Changed("max-growth")
+		return runVerifyMemory(cmd.Context(), e, f, args)
 	}
+	return cmd
+}
+
+// runVerifyMemory implements 'pinbot verify-memory'; command is what follows
+// "--", if anything.
+func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []string) error {
+	usageErr := usagef
 
 	var rules memcheck.Rules
 	var err error
-	if rules.Warmup, err = memcheck.ParseWarmup(*warmupFlag); err != nil {
+	if rules.Warmup, err = memcheck.ParseWarmup(f.warmup); err != nil {
 		return usageErr("--warmup: %v", err)
 	}
-	if *ceilingFlag != "" {
-		if rules.Ceiling, err = memcheck.ParseQuantity(*ceilingFlag); err != nil {
+	if f.ceiling != "" {
+		if rules.Ceiling, err = memcheck.ParseQuantity(f.ceiling); err != nil {
 			return usageErr("--ceiling: %v", err)
 		}
 	}
-	if rules.MaxGrowth, err = memcheck.ParseGrowth(*growthFlag); err != nil {
-		return usageErr("--max-growth: %v", err)
+	// Against a base run the comparison judges growth; --max-growth then
+	// applies only when given.
+	if f.baseline == "" || f.maxGrowthSet {
+		if rules.MaxGrowth, err = memcheck.ParseGrowth(f.maxGrowth); err != nil {
+			return usageErr("--max-growth: %v", err)
+		}
 	}
-	if *interval <= 0 || *duration <= 0 {
+	var baseline memcheck.Baseline
+	if f.baseline == "" && (f.maxSlopeIncrease != "" || f.maxPeakIncrease != "") {
+		return usageErr("--max-slope-increase and --max-peak-increase go with --baseline")
+	}
+	if f.maxSlopeIncrease != "" {
+		if baseline.MaxSlopeIncrease, err = memcheck.ParseGrowth(f.maxSlopeIncrease); err != nil {
+			return usageErr("--max-slope-increase: %v", err)
+		}
+	}
+	if f.maxPeakIncrease != "" {
+		if baseline.MaxPeakIncrease, err = memcheck.ParseIncrease(f.maxPeakIncrease); err != nil {
+			return usageErr("--max-peak-increase: %v", err)
+		}
+	}
+	if f.interval <= 0 || f.duration <= 0 {
 		return usageErr("--interval and --duration must be positive")
 	}
-	if judged := int((*duration - rules.Warmup.Of(*duration)) / *interval); judged+1 < memcheck.MinSamples {
+	if judged := int((f.duration - rules.Warmup.Of(f.duration)) / f.interval); judged+1 < memcheck.MinSamples {
 		return usageErr("--duration %s with --interval %s and --warmup %s leaves %d samples after warm-up; the judge needs at least %d",
-			*duration, *interval, rules.Warmup, judged+1, memcheck.MinSamples)
+			f.duration, f.interval, rules.Warmup, judged+1, memcheck.MinSamples)
 	}
 
-	command := fs.Args()
+	var base memreport.Report
+	if f.baseline != "" {
+		if base, err = memreport.Read(f.baseline); err != nil {
+			return usageErr("--baseline: %v", err)
+		}
+		if err := comparable(base, f.duration, f.interval, rules.Warmup); err != nil {
+			return usageErr("--baseline: %v", err)
+		}
+	}
+
 	sources := 0
-	for _, set := range []bool{*metricsURL != "", *pid != 0, *cgroup != "", len(command) > 0} {
+	for _, set := range []bool{f.metricsURL != "", f.pid != 0, f.cgroup != "", len(command) > 0} {
 		if set {
 			sources++
 		}
@@ -99,7 +155,7 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 	if sources != 1 {
 		return usageErr("give exactly one source: --metrics-url, --pid, --cgroup or -- COMMAND")
 	}
-	if *metricsURL == "" && (*tokenFile != "" || *caFile != "" || *insecure) {
+	if f.metricsURL == "" && (f.tokenFile != "" || f.caFile != "" || f.insecure) {
 		return usageErr("--bearer-token-file, --ca-file and --insecure-skip-tls-verify go with --metrics-url")
 	}
 
@@ -108,23 +164,29 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 	var src sample.Source
 	var cmd *sample.Command
 	switch {
-	case *metricsURL != "":
-		sel, err := sample.ParseSelector(*metric)
+	case f.metricsURL != "":
+		sel, err := sample.ParseSelector(f.metric)
 		if err != nil {
 			return usageErr("--metric: %v", err)
 		}
-		m, err := sample.NewMetrics(*metricsURL, sel, sample.MetricsOptions{TokenFile: *tokenFile, CAFile: *caFile, InsecureSkipVerify: *insecure})
+		m, err := sample.NewMetrics(f.metricsURL, sel, sample.MetricsOptions{TokenFile: f.tokenFile, CAFile: f.caFile, InsecureSkipVerify: f.insecure})
 		if err != nil {
 			return usageErr("%v", err)
 		}
 		src = m
-	case *pid != 0:
-		if *pid < 0 {
-			return usageErr("--pid %d: want a process id", *pid)
+	case f.pid != 0:
+		if f.pid < 0 {
+			return usageErr("--pid %d: want a process id", f.pid)
 		}
-		src = sample.PID{Pid: *pid}
-	case *cgroup != "":
-		c, err := sample.NewCgroup(*cgroup)
+		p := sample.PID{Pid: f.pid}
+		// A process that is not there cannot be measured: that is exit 3
+		// and no report, not a verdict that it "ended".
+		if _, err := p.Read(ctx); errors.Is(err, sample.ErrExited) {
+			return usageErr("--pid %d: no such process", f.pid)
+		}
+		src = p
+	case f.cgroup != "":
+		c, err := sample.NewCgroup(f.cgroup)
 		if err != nil {
 			return usageErr("--cgroup: %v", err)
 		}
@@ -132,16 +194,16 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 	default:
 		cmd, err = sample.Start(command, stderr, stderr)
 		if err != nil {
-			return fmt.Errorf("%w: %v", errUsage, err)
+			return usageErr("%v", err)
 		}
 		defer cmd.Stop(5 * time.Second)
 		src = cmd
 	}
 
-	prog := newProgress(stderr, isTerminal(e.stderr), *duration, *interval)
+	prog := newProgress(stderr, isTerminal(e.stderr), f.duration, f.interval)
 	readErrors := 0
 	loop := sample.Loop{
-		Source: src, Interval: *interval, Duration: *duration,
+		Source: src, Interval: f.interval, Duration: f.duration,
 		OnSample: prog.sample,
 		OnError: func(err error) {
 			readErrors++
@@ -151,15 +213,23 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 	if cmd != nil {
 		loop.Stop = cmd.Done()
 	}
-	fmt.Fprintf(stderr, "verify-memory: sampling %s every %s for %s\n", src, *interval, *duration)
+	fmt.Fprintf(stderr, "verify-memory: sampling %s every %s for %s\n", src, f.interval, f.duration)
 	samples, runErr := loop.Run(ctx)
 	prog.done()
 	if cmd != nil {
 		cmd.Stop(5 * time.Second)
 	}
 
-	rep := memreport.Report{Source: src.String(), Rules: memreport.NewRules(rules), Interval: *interval, Duration: *duration, Samples: samples, ReadErrors: readErrors}
-	v, judgeErr := memcheck.Judge(samples, rules)
+	rep := memreport.Report{Source: src.String(), Rules: memreport.NewRules(rules), Interval: f.interval, Duration: f.duration, Samples: samples, ReadErrors: readErrors}
+	var v memcheck.Verdict
+	var judgeErr error
+	if f.baseline != "" {
+		rep.Rules = rep.Rules.WithBaseline(baseline)
+		rep.Base = &memreport.Base{Report: f.baseline, Outcome: base.Outcome, Source: base.Source, Rules: base.Rules, Samples: base.Samples}
+		v, judgeErr = memcheck.Compare(base.Samples, samples, rules, baseline)
+	} else {
+		v, judgeErr = memcheck.Judge(samples, rules)
+	}
 	if judgeErr == nil || errors.Is(judgeErr, memcheck.ErrTooFewSamples) && v.Samples > 0 {
 		if judgeErr == nil {
 			rep.Verdict = &v
@@ -168,17 +238,22 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 	var result error
 	ran := ""
 	if len(samples) > 0 {
-		ran = memcheck.FormatDuration(samples[len(samples)-1].Time.Sub(samples[0].Time).Round(100*time.Millisecond)) + " of the " + memcheck.FormatDuration(*duration) + " run"
+		ran = memcheck.FormatDuration(samples[len(samples)-1].Time.Sub(samples[0].Time).Round(100*time.Millisecond)) + " of the " + memcheck.FormatDuration(f.duration) + " run"
 	}
 	switch {
 	case cmd != nil && (errors.Is(runErr, sample.ErrStopped) || errors.Is(runErr, sample.ErrExited)):
 		// Either the exit was seen first, or a read found the process gone;
 		// cmd.Stop above has waited for it, so its state is known.
 		rep.Outcome, rep.Reason = memreport.Fail, fmt.Sprintf("The command ended (%s) after %s, before the verification did.", cmd.State(), ran)
-		result = exitError{1}
+		result = exitError{codeFail}
+	case errors.Is(runErr, sample.ErrExited) && len(samples) == 0:
+		// Gone between the check above and the first sample: nothing was
+		// measured.
+		rep.Outcome, rep.Reason = memreport.Error, fmt.Sprintf("Process %d ended before its memory could be read.", f.pid)
+		result = fmt.Errorf("--pid %d: the process ended before its memory could be read", f.pid)
 	case errors.Is(runErr, sample.ErrExited):
-		rep.Outcome, rep.Reason = memreport.Fail, fmt.Sprintf("Process %d ended after %s, before the verification did.", *pid, ran)
-		result = exitError{1}
+		rep.Outcome, rep.Reason = memreport.Fail, fmt.Sprintf("Process %d ended after %s, before the verification did.", f.pid, ran)
+		result = exitError{codeFail}
 	case runErr != nil && ctx.Err() != nil:
 		rep.Outcome, rep.Reason = memreport.Error, fmt.Sprintf("Interrupted after %s.", ran)
 		result = fmt.Errorf("interrupted after %s", ran)
@@ -192,10 +267,10 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 		rep.Outcome, rep.Reason = memreport.Pass, v.Reason
 	default:
 		rep.Outcome, rep.Reason = memreport.Fail, v.Reason
-		result = exitError{1}
+		result = exitError{codeFail}
 	}
 
-	if err := memreport.Write(*reportDir, rep); err != nil {
+	if err := memreport.Write(f.report, rep); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
 	}
 	if path := e.getenv("GITHUB_STEP_SUMMARY"); path != "" {
@@ -203,15 +278,40 @@ func runVerifyMemory(ctx context.Context, args []string, e env) error {
 			return fmt.Errorf("appending to $GITHUB_STEP_SUMMARY: %w", err)
 		}
 	}
+	if path := e.getenv("GITHUB_OUTPUT"); path != "" {
+		if err := appendFile(path, strings.TrimSuffix(memreport.Outputs(rep), "\n")); err != nil {
+			return fmt.Errorf("appending to $GITHUB_OUTPUT: %w", err)
+		}
+	}
 	fmt.Fprintf(e.stdout, "%s: %s\nreport: %s\n", strings.ToUpper(rep.Outcome), rep.Reason,
 		strings.Join(func() []string {
 			var p []string
-			for _, f := range memreport.Files {
-				p = append(p, filepath.Join(*reportDir, f))
+			for _, name := range memreport.Files {
+				p = append(p, filepath.Join(f.report, name))
 			}
 			return p
 		}(), " "))
 	return result
+}
+
+// comparable refuses a base run whose length, interval or warm-up differ
+// from this run's: a comparison only means something under the same load
+// for the same time.
+func comparable(base memreport.Report, duration, interval time.Duration, warmup memcheck.Warmup) error {
+	var diffs []string
+	if base.Duration != duration {
+		diffs = append(diffs, fmt.Sprintf("--duration %s (this run: %s)", memcheck.FormatDuration(base.Duration), memcheck.FormatDuration(duration)))
+	}
+	if base.Interval != interval {
+		diffs = append(diffs, fmt.Sprintf("--interval %s (this run: %s)", memcheck.FormatDuration(base.Interval), memcheck.FormatDuration(interval)))
+	}
+	if base.Rules.Warmup != warmup.String() {
+		diffs = append(diffs, fmt.Sprintf("--warmup %s (this run: %s)", base.Rules.Warmup, warmup))
+	}
+	if len(diffs) > 0 {
+		return fmt.Errorf("the base ran with %s; compare runs of the same length and warm-up", strings.Join(diffs, ", "))
+	}
+	return nil
 }
 
 // lockedWriter serialises writes from the started command and the progress

@@ -276,10 +276,10 @@ func TestVerifyMemoryUsage(t *testing.T) {
 		wantCode int
 		stderr   string
 	}{
-		{name: "help", args: []string{"-h"}, wantCode: 0, stderr: "SOURCE is exactly one of"},
 		{name: "no source", args: nil, wantCode: 3, stderr: "give exactly one source"},
 		{name: "two sources", args: []string{"--pid", "1", "--cgroup", dir}, wantCode: 3, stderr: "give exactly one source"},
-		{name: "unknown flag", args: []string{"--pidd", "1"}, wantCode: 3, stderr: "flag provided but not defined: -pidd"},
+		{name: "unknown flag", args: []string{"--pidd", "1"}, wantCode: 3, stderr: "pinbot verify-memory: unknown flag: --pidd\nRun 'pinbot verify-memory --help' for usage.\n"},
+		{name: "argument before --", args: []string{"--pid", "1", "extra"}, wantCode: 3, stderr: `unexpected argument "extra" (a command to start goes after --)`},
 		{name: "bad ceiling", args: []string{"--pid", "1", "--ceiling", "200MB"}, wantCode: 3, stderr: `--ceiling: quantity "200MB": unknown suffix "MB"`},
 		{name: "bad growth", args: []string{"--pid", "1", "--max-growth", "5Mi"}, wantCode: 3, stderr: "--max-growth: growth \"5Mi\": want a quantity per duration"},
 		{name: "bad warm-up", args: []string{"--pid", "1", "--warmup", "120%"}, wantCode: 3, stderr: "below 100"},

@@ -1,24 +1,23 @@
 package main
 
 import (
-	"context"
-	"flag"
 	"fmt"
+
+	"github.com/spf13/cobra"
 
 	"github.com/kubetenant/kubetenant/internal/version"
 )
 
-// runVersion is `pinbot version` (and `pinbot --version`): the version,
-// commit and commit date of this build (ADR 0121).
-func runVersion(_ context.Context, args []string, e env) error {
-	fs := flag.NewFlagSet("pinbot version", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
-	if err := fs.Parse(args); err != nil {
-		return fmt.Errorf("%w: %v", errUsage, err)
+// newVersion is `pinbot version` (the same line as `pinbot --version`): the
+// version, commit and commit date of this build (ADR 0121).
+func newVersion(e env) *cobra.Command {
+	return &cobra.Command{
+		Use:   "version",
+		Short: "Print the version, commit and commit date",
+		Args:  noArgs,
+		RunE: func(*cobra.Command, []string) error {
+			_, err := fmt.Fprintf(e.stdout, "pinbot %s\n", version.Get())
+			return err
+		},
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("%w: unexpected arguments %q", errUsage, fs.Args())
-	}
-	_, err := fmt.Fprintf(e.stdout, "pinbot %s\n", version.Get())
-	return err
 }

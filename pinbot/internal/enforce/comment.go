@@ -3,6 +3,7 @@ package enforce
 import (
 	"fmt"
 	"net/url"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -104,12 +105,8 @@ func Comment(r Result, repo RepoRef) string {
 	b.WriteString("- Or stop the bots from proposing this update:\n\n")
 	b.WriteString("<details><summary>Dependabot <code>ignore</code> entry (<code>.github/dependabot.yml</code>)</summary>\n\n")
 	b.WriteString("```yaml\n")
-	for _, eco := range ecosystems(moving) {
-		if eco == pin.Pip {
-			b.WriteString("# under the updates entry with package-ecosystem: \"pip\" (or \"uv\")\n")
-			continue
-		}
-		fmt.Fprintf(&b, "# under the updates entry with package-ecosystem: %q\n", dependabotEcosystem(eco))
+	for _, line := range ignoreTargets(r, moving) {
+		b.WriteString("# under the updates entry with " + line + "\n")
 	}
 	b.WriteString("ignore:\n")
 	for _, p := range pkgs {
@@ -186,16 +183,29 @@ func packages(ps []PinResult) []string {
 	return dedupe(out)
 }
 
-func ecosystems(ps []PinResult) []pin.Ecosystem {
-	var out []pin.Ecosystem
-	seen := map[pin.Ecosystem]bool{}
+// ignoreTargets names the dependabot.yml entries the ignore snippet belongs
+// under: the package-ecosystem (and directory) the repository's own
+// configuration uses for each moving manifest, or pinbot's guess when the
+// configuration has no entry for it.
+func ignoreTargets(r Result, ps []PinResult) []string {
+	var out []string
 	for _, p := range ps {
-		if !seen[p.Change.Ecosystem] {
-			seen[p.Change.Ecosystem] = true
-			out = append(out, p.Change.Ecosystem)
+		c := p.Change
+		if name, ok := r.Dependabot.EcosystemFor(c.Ecosystem, c.Manifest); ok {
+			dir := "/" + strings.Trim(path.Dir(c.Manifest), "./")
+			if c.Ecosystem == pin.Actions {
+				dir = "/"
+			}
+			out = append(out, fmt.Sprintf("package-ecosystem: %q, directory: %q", name, dir))
+			continue
 		}
+		if c.Ecosystem == pin.Pip {
+			out = append(out, "package-ecosystem: \"pip\" (or \"uv\")")
+			continue
+		}
+		out = append(out, fmt.Sprintf("package-ecosystem: %q", dependabotEcosystem(c.Ecosystem)))
 	}
-	return out
+	return dedupe(out)
 }
 
 func sources(ps []PinResult) []pin.Source {
@@ -345,6 +355,13 @@ func renovateAllowed(p pin.Pin) string {
 		return "==" + v
 	case pin.Docker:
 		return v
+	case pin.Cargo, pin.Terraform:
+		// A bare version is a caret (Cargo) or exact-but-loose
+		// (HashiCorp) requirement in their versionings: say "=".
+		return "=" + strings.TrimPrefix(v, "v")
+	case pin.NuGet, pin.Maven, pin.Gradle:
+		// A bare version is a minimum or soft requirement: bracket it.
+		return "[" + strings.Trim(v, "[]") + "]"
 	}
 	return strings.TrimPrefix(v, "v")
 }

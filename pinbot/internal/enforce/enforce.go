@@ -17,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
 )
 
@@ -161,6 +162,10 @@ type Input struct {
 	// claimed move of a pinned dependency that the files do not show is an
 	// Error, never an Allow. Nil means none.
 	BotUpdates []pin.BotUpdate
+	// Dependabot is the base branch's .github/dependabot.yml, for writing
+	// the comment's ignore snippet with the package-ecosystem names the
+	// repository uses; empty when absent.
+	Dependabot dependabot.Config
 }
 
 // CheckState is the state of one required verification for one pin.
@@ -220,6 +225,8 @@ type Result struct {
 	// Protected lists the files under Config.Verification.ProtectedPaths the
 	// pull request touches; when a pin moves they alone make it Block.
 	Protected []string `json:"protected,omitempty"`
+	// Dependabot is Input.Dependabot, for the comment.
+	Dependabot dependabot.Config `json:"-"`
 }
 
 // Evaluate decides on a pull request. It never returns an error: anything
@@ -227,9 +234,10 @@ type Result struct {
 func Evaluate(in Input) Result {
 	cfg := in.Config
 	r := Result{
-		Changes:  in.Changes,
-		Warnings: in.Warnings,
-		Bot:      slices.Contains(cfg.Bots, in.PR.Author),
+		Dependabot: in.Dependabot,
+		Changes:    in.Changes,
+		Warnings:   in.Warnings,
+		Bot:        slices.Contains(cfg.Bots, in.PR.Author),
 	}
 	if r.Changes == nil {
 		r.Changes = []pin.Change{}
@@ -286,6 +294,8 @@ func Evaluate(in Input) Result {
 			reported[i] = true
 		}
 	}
+
+	r.Errors = append(r.Errors, blind(in)...)
 
 	worst := NotApplicable
 	for _, p := range r.Pins {

@@ -101,12 +101,12 @@ func TestEvaluate(t *testing.T) {
 			want:   want{Verdict: NotApplicable},
 		},
 		{
-			name: "pin without ecosystem matches normalised name",
+			name: "pin without ecosystem matches nothing and is an error",
 			modify: func(in *Input) {
 				in.Pins[0].Ecosystem = ""
 				in.Pins[0].Package = "Kopf"
 			},
-			want: want{Verdict: Block, Pins: []Verdict{Block}, States: []string{"absent"}, Close: true, Comment: true},
+			want: want{Verdict: Error, Reason: "has no ecosystem"},
 		},
 		{
 			name: "pattern pin matches",

@@ -10,7 +10,7 @@ import (
 
 // claims reports whether the bot update u names the pin p's package.
 func claims(p pin.Pin, u pin.BotUpdate) bool {
-	if p.Ecosystem != "" && u.Ecosystem != "" && p.Ecosystem != u.Ecosystem {
+	if p.Ecosystem == "" || (u.Ecosystem != "" && p.Ecosystem != u.Ecosystem) {
 		return false
 	}
 	e := u.Ecosystem

@@ -13,17 +13,26 @@
 package githubtest
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
+	"crypto/tls"
 	"crypto/x509"
+	"crypto/x509/pkix"
 	"encoding/pem"
 	"fmt"
+	"math/big"
+	"net"
 	"net/http/httptest"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/kubetenant/kubetenant/pinbot"
 )
 
 // App is a GitHub App as check runs and check suites carry it.
@@ -60,6 +69,16 @@ type Options struct {
 	WebhookSecret string
 	// TokenTTL is how long installation tokens live (default one hour).
 	TokenTTL time.Duration
+	// Permissions are the installation's permissions, granted to every
+	// token it issues and checked on every request (permissions.go). Nil
+	// means those pinbot/app.yml asks for; then any request refused for a
+	// missing permission fails the test when it ends, so that no test
+	// passes while pinbot needs a permission the manifest lacks.
+	Permissions map[string]string
+	// TLS serves HTTPS with a certificate for 127.0.0.1 signed by a private
+	// CA made for this simulator (CACertPEM), as a GitHub Enterprise Server
+	// behind a company CA is.
+	TLS bool
 }
 
 // The App key is generated once per test binary: RSA key generation is slow
@@ -77,15 +96,20 @@ type Server struct {
 	key  *rsa.PrivateKey
 	tb   testing.TB
 
-	mu         sync.Mutex
-	nextID     int64
-	repos      map[string]*Repo
-	tokens     map[string]time.Time
-	faults     []*Fault
-	stats      Stats
-	remaining  int
-	deliveries []Delivery
-	seq        int
+	mu     sync.Mutex
+	nextID int64
+	repos  map[string]*Repo
+	tokens map[string]token
+	denied []string
+	routes []string // every "METHOD pattern" served
+
+	registrations map[string]*registration // manifest-flow codes
+	caPEM         []byte                   // with Options.TLS
+	faults        []*Fault
+	stats         Stats
+	remaining     int
+	deliveries    []Delivery
+	seq           int
 }
 
 // Stats counts the requests the simulator answered.
@@ -118,6 +142,10 @@ func New(tb testing.TB, opts Options) *Server {
 	if opts.TokenTTL == 0 {
 		opts.TokenTTL = time.Hour
 	}
+	fromManifest := opts.Permissions == nil
+	if fromManifest {
+		opts.Permissions = pinbot.AppManifest().DefaultPermissions
+	}
 	keyOnce.Do(func() { sharedKey, keyErr = rsa.GenerateKey(rand.Reader, 2048) })
 	if keyErr != nil {
 		tb.Fatalf("generating App key: %v", keyErr)
@@ -125,12 +153,84 @@ func New(tb testing.TB, opts Options) *Server {
 	key := sharedKey
 	s := &Server{
 		opts: opts, key: key, tb: tb, nextID: 1000,
-		repos: map[string]*Repo{}, tokens: map[string]time.Time{},
+		repos: map[string]*Repo{}, tokens: map[string]token{},
 		remaining: 5000, stats: Stats{ByRoute: map[string]int{}},
 	}
-	s.ts = httptest.NewServer(s.handler())
+	s.ts = httptest.NewUnstartedServer(s.handler())
+	if opts.TLS {
+		ca, leaf, err := privateCA()
+		if err != nil {
+			tb.Fatalf("making the simulator's CA: %v", err)
+		}
+		s.caPEM = ca
+		s.ts.TLS = &tls.Config{Certificates: []tls.Certificate{leaf}}
+		s.ts.StartTLS()
+	} else {
+		s.ts.Start()
+	}
 	tb.Cleanup(s.ts.Close)
+	if fromManifest {
+		tb.Cleanup(func() {
+			if d := s.Denied(); len(d) > 0 {
+				tb.Errorf("githubtest: pinbot called endpoints that pinbot/app.yml does not grant:\n  %s", strings.Join(d, "\n  "))
+			}
+		})
+	}
 	return s
+}
+
+// token is an installation token and what it may do.
+type token struct {
+	expires     time.Time
+	permissions map[string]string
+}
+
+// CACertPEM is the private CA that signed the certificate of a simulator
+// started with Options.TLS (nil otherwise).
+func (s *Server) CACertPEM() []byte { return s.caPEM }
+
+// privateCA makes a CA and a certificate for 127.0.0.1 and localhost
+// signed by it, valid for a day.
+func privateCA() (caPEM []byte, leaf tls.Certificate, err error) {
+	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, leaf, err
+	}
+	now := time.Now()
+	caTmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "githubtest private CA"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
+		IsCA: true, BasicConstraintsValid: true, KeyUsage: x509.KeyUsageCertSign,
+	}
+	caDER, err := x509.CreateCertificate(rand.Reader, caTmpl, caTmpl, &caKey.PublicKey, caKey)
+	if err != nil {
+		return nil, leaf, err
+	}
+	ca, _ := x509.ParseCertificate(caDER)
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, leaf, err
+	}
+	tmpl := &x509.Certificate{
+		SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "127.0.0.1"},
+		NotBefore: now.Add(-time.Hour), NotAfter: now.Add(24 * time.Hour),
+		IPAddresses: []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback}, DNSNames: []string{"localhost"},
+		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, &key.PublicKey, caKey)
+	if err != nil {
+		return nil, leaf, err
+	}
+	leaf = tls.Certificate{Certificate: [][]byte{der}, PrivateKey: key}
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: caDER}), leaf, nil
+}
+
+// Denied lists the requests refused for a missing permission, as
+// "METHOD pattern (needs perm=level)", each once, since the start.
+func (s *Server) Denied() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return slices.Clone(s.denied)
 }
 
 // URL is the API base as for github.com, with a trailing slash.

@@ -37,6 +37,7 @@ func (c *call) fail(status int, msg string) {
 func (s *Server) handler() http.Handler {
 	mux := http.NewServeMux()
 	route := func(pattern string, needRepo bool, h func(*call)) {
+		s.routes = append(s.routes, pattern)
 		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
 			s.mu.Lock()
 			s.stats.ByRoute[pattern]++
@@ -48,14 +49,20 @@ func (s *Server) handler() http.Handler {
 					c.fail(http.StatusNotFound, "Not Found")
 					return
 				}
-				if !s.authorize(c) {
+				perms, ok := s.authorize(c)
+				if !ok || !s.checkPermission(c, pattern, perms) {
 					return
 				}
+			} else if _, ok := permissionTable[pattern]; !ok {
+				s.deny(pattern + " (no permission row)")
+				c.fail(http.StatusForbidden, "Resource not accessible by integration")
+				return
 			}
 			h(c)
 		})
 	}
 	route("POST /app/installations/{id}/access_tokens", false, s.accessToken)
+	route("POST /app-manifests/{code}/conversions", false, s.conversion)
 	route("GET /repos/{owner}/{repo}", true, s.getRepo)
 	route("GET /repos/{owner}/{repo}/contents/{path...}", true, s.getContents)
 	route("GET /repos/{owner}/{repo}/git/trees/{sha}", true, s.getTree)
@@ -77,8 +84,20 @@ func (s *Server) handler() http.Handler {
 	route("PATCH /repos/{owner}/{repo}/issues/comments/{id}", true, s.editComment)
 	route("GET /repos/{owner}/{repo}/collaborators/{user}/permission", true, s.permission)
 
+	// The web pages of the manifest flow, outside the API.
+	web := http.NewServeMux()
+	web.HandleFunc("/settings/apps/new", s.newAppForm)
+	web.HandleFunc("/organizations/{org}/settings/apps/new", s.newAppForm)
+
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/settings/") || strings.HasPrefix(r.URL.Path, "/organizations/") {
+			web.ServeHTTP(w, r)
+			return
+		}
 		base := "http://" + r.Host + "/"
+		if r.TLS != nil {
+			base = "https://" + r.Host + "/"
+		}
 		if p, ok := strings.CutPrefix(r.URL.Path, "/api/v3/"); ok {
 			base += "api/v3/"
 			r.URL.Path = "/" + p
@@ -206,20 +225,20 @@ func (c *call) json(status int, v any) {
 
 // authorize requires a live installation token; public repositories may be
 // read by any installation.
-func (s *Server) authorize(c *call) bool {
+func (s *Server) authorize(c *call) (map[string]string, bool) {
 	auth := c.r.Header.Get("Authorization")
 	tok, ok := strings.CutPrefix(auth, "token ")
 	if !ok {
 		tok, ok = strings.CutPrefix(auth, "Bearer ")
 	}
 	s.mu.Lock()
-	exp, known := s.tokens[tok]
+	t, known := s.tokens[tok]
 	s.mu.Unlock()
-	if !ok || !known || time.Now().After(exp) {
+	if !ok || !known || time.Now().After(t.expires) {
 		c.fail(http.StatusUnauthorized, "Bad credentials")
-		return false
+		return nil, false
 	}
-	return true
+	return t.permissions, true
 }
 
 // accessToken issues an installation token to a request carrying a valid
@@ -247,12 +266,11 @@ func (s *Server) accessToken(c *call) {
 	tok := "ghs_" + hex.EncodeToString(b)
 	exp := time.Now().Add(s.opts.TokenTTL)
 	s.mu.Lock()
-	s.tokens[tok] = exp
+	s.tokens[tok] = token{expires: exp, permissions: s.opts.Permissions}
 	s.mu.Unlock()
 	c.json(http.StatusCreated, obj{
 		"token": tok, "expires_at": ts(exp), "repository_selection": "selected",
-		"permissions": obj{"checks": "write", "contents": "read", "issues": "write", "metadata": "read",
-			"pull_requests": "write", "statuses": "read"},
+		"permissions": s.opts.Permissions,
 	})
 }
 

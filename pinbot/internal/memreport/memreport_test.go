@@ -3,6 +3,7 @@ package memreport
 import (
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -164,5 +165,124 @@ func TestTimeStep(t *testing.T) {
 		if got := timeStep(span, 8); got != want {
 			t.Errorf("timeStep(%v, 8) = %v, want %v", span, got, want)
 		}
+	}
+}
+
+// compared is a head that leaks 10 MiB/10m judged against a flat base.
+func compared(t *testing.T) Report {
+	t.Helper()
+	t0 := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	var base, head []memcheck.Sample
+	for i := range 301 {
+		wobble := int64(i%7) * 64 << 10
+		base = append(base, memcheck.Sample{Time: t0.Add(time.Duration(i) * time.Second), Bytes: 150*mib + wobble})
+		head = append(head, memcheck.Sample{Time: t0.Add(time.Hour + time.Duration(i)*time.Second), Bytes: 150*mib + wobble + int64(i)*mib/60})
+	}
+	rules := memcheck.Rules{Ceiling: 200 * mib, Warmup: memcheck.Warmup{Percent: 20}}
+	b := memcheck.Baseline{}
+	v, err := memcheck.Compare(base, head, rules, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Report{Outcome: Fail, Reason: v.Reason, Source: "head source", Rules: NewRules(rules).WithBaseline(b),
+		Interval: time.Second, Duration: 5 * time.Minute, Verdict: &v, Samples: head,
+		Base: &Base{Report: "base/report.json", Outcome: Pass, Source: "base source", Samples: base}}
+}
+
+func TestCompared(t *testing.T) {
+	r := compared(t)
+	sum := Summary(r)
+	for _, want := range []string{
+		"| | Base | Head | Allowed | |\n",
+		"| Growth after warm-up: Theil–Sen slope, 95% interval | +0 B/10m (",
+		"| +10.0 MiB/10m (+10.0 MiB/10m to +10.0 MiB/10m) | ≤ +",
+		" more (the base's interval width) | ❌ |",
+		"| Peak | 150.4 MiB at ",
+		"| 155.4 MiB at 5m0s (+5.0 MiB) | ≤ 30.1 MiB more (20%) | ✅ |",
+		"| Ceiling, every sample | peak 150.4 MiB | peak 155.4 MiB | ≤ 200.0 MiB | ✅ |",
+		"| not judged | |",
+		"| Source | `base source` | `head source` | | |",
+		"Base: `base/report.json` (its own outcome: pass).",
+	} {
+		if !strings.Contains(sum, want) {
+			t.Errorf("summary lacks %q:\n%s", want, sum)
+		}
+	}
+
+	d := parseSVG(t, SVG(r))
+	if len(d.Polylines) != 2 {
+		t.Fatalf("want two polylines (base and head), got %d", len(d.Polylines))
+	}
+	// Both series start at the left edge of one time axis although the
+	// runs were an hour apart.
+	for i, p := range d.Polylines {
+		if first := strings.Fields(p.Points)[0]; !strings.HasPrefix(first, fmt.Sprintf("%d.0,", left)) {
+			t.Errorf("polyline %d starts at %s, want x=%d", i, first, left)
+		}
+	}
+	var headSlope, baseSlope bool
+	for _, l := range d.Lines {
+		headSlope = headSlope || l.Stroke == slopeColor
+		baseSlope = baseSlope || l.Stroke == baseSlopeColor
+	}
+	if !headSlope || !baseSlope {
+		t.Errorf("head's slope line %v, base's %v: want both", headSlope, baseSlope)
+	}
+	text := strings.Join(d.Texts, "\n")
+	for _, want := range []string{"base", "head", "base's slope +0 B/10m", "head's slope +10.0 MiB/10m"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("chart text lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestRead(t *testing.T) {
+	dir := t.TempDir()
+	r := compared(t)
+	if err := Write(dir, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{dir, filepath.Join(dir, "report.json")} {
+		back, err := Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(back.Samples) != 301 || back.Base == nil || len(back.Base.Samples) != 301 || back.Verdict.Baseline == nil {
+			t.Errorf("Read(%s) lost data: %d samples, base %v", p, len(back.Samples), back.Base != nil)
+		}
+	}
+
+	bad := t.TempDir()
+	for name, body := range map[string]string{
+		"missing":    "",
+		"not json":   "{",
+		"version 2":  `{"version": 2, "samples": [{"time": "2026-12-02T10:00:00Z", "bytes": 1}]}`,
+		"no samples": `{"version": 1, "outcome": "error", "reason": "Scraping failed.", "samples": []}`,
+	} {
+		p := filepath.Join(bad, strings.ReplaceAll(name, " ", "-")+".json")
+		if body != "" {
+			if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := Read(p); err == nil {
+			t.Errorf("%s: Read accepted it", name)
+		} else {
+			t.Logf("%s: %v", name, err)
+		}
+	}
+}
+
+func TestOutputs(t *testing.T) {
+	got := Outputs(leak(t, 200*mib))
+	want := "verdict=fail\nreason=Memory grew 10.0 MiB/10m after warm-up (95% interval 10.0 MiB/10m to 10.0 MiB/10m), faster than the 5.0 MiB/10m allowed.\npeak=162529280\nslope=17476.3\n"
+	if got != want {
+		t.Errorf("Outputs:\n got %q\nwant %q", got, want)
+	}
+	// Without a verdict the peak still comes from the samples; a reason
+	// cannot break out of its line.
+	r := Report{Outcome: Error, Reason: "line one\nverdict=pass", Samples: []memcheck.Sample{{Bytes: 5}, {Bytes: 9}, {Bytes: 7}}}
+	if got, want := Outputs(r), "verdict=error\nreason=line one verdict=pass\npeak=9\nslope=\n"; got != want {
+		t.Errorf("Outputs without a verdict:\n got %q\nwant %q", got, want)
 	}
 }

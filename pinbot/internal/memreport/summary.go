@@ -2,6 +2,7 @@ package memreport
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,16 +15,12 @@ func Summary(r Report) string {
 	icon := map[string]string{Pass: "✅ pass", Fail: "❌ fail", Error: "⚠️ error"}[r.Outcome]
 	fmt.Fprintf(&b, "### Memory verification: %s\n\n", icon)
 	fmt.Fprintf(&b, "%s\n\n", r.Reason)
-	if v := r.Verdict; v != nil {
-		per := r.Rules.ParsedRules.MaxGrowth.Per
+	if v := r.Verdict; v != nil && v.Baseline != nil {
+		sideBySide(&b, r, *v)
+	} else if v != nil {
+		per := r.Rules.per()
 		rate := func(bps float64) string {
 			return signed(bps*per.Seconds()) + "/" + memcheck.FormatDuration(per)
-		}
-		mark := func(ok bool) string {
-			if ok {
-				return "✅"
-			}
-			return "❌"
 		}
 		ceiling := "none"
 		if r.Rules.CeilingBytes > 0 {
@@ -55,6 +52,69 @@ func Summary(r Report) string {
 	return b.String()
 }
 
+// sideBySide writes the base and the head in two columns, with the
+// comparison's allowances and every rule that applied.
+func sideBySide(b *strings.Builder, r Report, v memcheck.Verdict) {
+	c := v.Baseline
+	bv := c.Base
+	per := r.Rules.per()
+	rate := func(bps float64) string {
+		return signed(bps*per.Seconds()) + "/" + memcheck.FormatDuration(per)
+	}
+	cell := func(x memcheck.Verdict) string {
+		return fmt.Sprintf("%s (%s to %s)", rate(x.Slope.PerSecond), rate(x.Slope.Lower), rate(x.Slope.Upper))
+	}
+	slopeAllowed := "≤ " + rate(c.Slope.Allowed) + " more"
+	if c.Slope.FromInterval {
+		slopeAllowed += " (the base's interval width)"
+	}
+	peakAllowed := "≤ " + memcheck.FormatBytes(c.Peak.Allowed) + " more"
+	if r.Rules.MaxPeakIncrease != "" && strings.HasSuffix(r.Rules.MaxPeakIncrease, "%") {
+		peakAllowed += " (" + r.Rules.MaxPeakIncrease + ")"
+	}
+	baseSource := ""
+	if r.Base != nil {
+		baseSource = r.Base.Source
+	}
+	b.WriteString("| | Base | Head | Allowed | |\n|---|---|---|---|---|\n")
+	fmt.Fprintf(b, "| Growth after warm-up: Theil–Sen slope, 95%% interval | %s | %s | %s | %s |\n",
+		cell(bv), cell(v), slopeAllowed, mark(c.Slope.Pass))
+	fmt.Fprintf(b, "| Peak | %s at %s | %s at %s (%s) | %s | %s |\n",
+		memcheck.FormatBytes(float64(bv.Peak.Bytes)), elapsed(bv.Peak.Time.Sub(bv.Start)),
+		memcheck.FormatBytes(float64(v.Peak.Bytes)), elapsed(v.Peak.Time.Sub(v.Start)), signed(float64(c.Peak.Increase)),
+		peakAllowed, mark(c.Peak.Pass))
+	if r.Rules.CeilingBytes > 0 {
+		fmt.Fprintf(b, "| Ceiling, every sample | peak %s | peak %s | ≤ %s | %s |\n",
+			memcheck.FormatBytes(float64(bv.Peak.Bytes)), memcheck.FormatBytes(float64(v.Peak.Bytes)),
+			memcheck.FormatBytes(float64(r.Rules.CeilingBytes)), mark(v.Peak.Pass))
+	}
+	net := func(x memcheck.Verdict) string {
+		return fmt.Sprintf("%s (%s → %s)", signed(x.NetGrowth.Growth), memcheck.FormatBytes(x.NetGrowth.First), memcheck.FormatBytes(x.NetGrowth.Last))
+	}
+	if r.Rules.ParsedRules.MaxGrowth.Per > 0 {
+		fmt.Fprintf(b, "| Own growth limit (slope's upper bound) | %s | %s | ≤ %s | %s |\n",
+			rate(bv.Slope.Upper), rate(v.Slope.Upper), r.Rules.MaxGrowth, mark(v.Slope.Pass))
+		fmt.Fprintf(b, "| Net growth: last against first quarter (trimmed means) | %s | %s | ≤ %s | %s |\n",
+			net(bv), net(v), memcheck.FormatBytes(v.NetGrowth.Allowed), mark(v.NetGrowth.Pass))
+	} else {
+		fmt.Fprintf(b, "| Net growth: last against first quarter (trimmed means) | %s | %s | not judged | |\n", net(bv), net(v))
+	}
+	fmt.Fprintf(b, "| Samples | %d over %s, %d judged | %d over %s, %d judged | | |\n",
+		bv.Samples, elapsed(bv.End.Sub(bv.Start)), bv.Judged, v.Samples, elapsed(v.End.Sub(v.Start)), v.Judged)
+	fmt.Fprintf(b, "| Source | `%s` | `%s` | | |\n", strings.ReplaceAll(baseSource, "`", "'"), strings.ReplaceAll(r.Source, "`", "'"))
+	b.WriteString("\n")
+	if r.Base != nil {
+		fmt.Fprintf(b, "Base: `%s` (its own outcome: %s). ", strings.ReplaceAll(r.Base.Report, "`", "'"), r.Base.Outcome)
+	}
+}
+
+func mark(ok bool) string {
+	if ok {
+		return "✅"
+	}
+	return "❌"
+}
+
 // signed writes a byte figure with an explicit sign.
 func signed(b float64) string {
 	if b >= 0 {
@@ -69,4 +129,24 @@ func elapsed(d time.Duration) string {
 		return d.Round(100 * time.Millisecond).String()
 	}
 	return d.Round(time.Second).String()
+}
+
+// Outputs renders r's figures as step outputs in the form GitHub's
+// $GITHUB_OUTPUT file takes: verdict (pass, fail or error), reason (one
+// line), peak (bytes) and slope (bytes per second after warm-up). peak is
+// the highest sample even when the judge could not run; slope is empty then.
+func Outputs(r Report) string {
+	var peak, slope string
+	if v := r.Verdict; v != nil {
+		peak = fmt.Sprint(v.Peak.Bytes)
+		slope = strconv.FormatFloat(v.Slope.PerSecond, 'f', 1, 64)
+	} else if len(r.Samples) > 0 {
+		p := r.Samples[0].Bytes
+		for _, s := range r.Samples {
+			p = max(p, s.Bytes)
+		}
+		peak = fmt.Sprint(p)
+	}
+	reason := strings.NewReplacer("\r", " ", "\n", " ").Replace(r.Reason)
+	return fmt.Sprintf("verdict=%s\nreason=%s\npeak=%s\nslope=%s\n", r.Outcome, reason, peak, slope)
 }

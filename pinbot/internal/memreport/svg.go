@@ -37,13 +37,19 @@ func SVG(r Report) []byte {
 		b.WriteString("</svg>\n")
 		return b.Bytes()
 	}
+	// Both runs share one axis of time since their first samples.
 	t0 := r.Samples[0].Time
 	tEnd := r.Samples[len(r.Samples)-1].Time.Sub(t0).Seconds()
+	var base []memcheck.Sample
+	if r.Base != nil && len(r.Base.Samples) > 0 {
+		base = r.Base.Samples
+		tEnd = math.Max(tEnd, base[len(base)-1].Time.Sub(base[0].Time).Seconds())
+	}
 	if tEnd <= 0 {
 		tEnd = 1
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, s := range r.Samples {
+	for _, s := range append(base, r.Samples...) {
 		lo, hi = math.Min(lo, float64(s.Bytes)), math.Max(hi, float64(s.Bytes))
 	}
 	// The ceiling is drawn when it is near enough the samples not to
@@ -88,23 +94,35 @@ func SVG(r Report) []byte {
 	if ceilingShown {
 		fmt.Fprintf(&b, `<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#cf222e" stroke-width="1.5" stroke-dasharray="6 4"/>`+"\n", left, left+plotW, py(ceiling), py(ceiling))
 	}
-	// Fitted slope over the judged window, under the samples.
-	if v := r.Verdict; v != nil {
-		ws := v.WarmupEnd.Sub(t0).Seconds()
-		we := v.End.Sub(t0).Seconds()
+	// Fitted slopes over the judged windows, under the samples.
+	slope := func(v memcheck.Verdict, color string) {
+		ws := v.WarmupEnd.Sub(v.Start).Seconds()
+		we := v.End.Sub(v.Start).Seconds()
 		y1 := v.Slope.Intercept
 		y2 := v.Slope.Intercept + v.Slope.PerSecond*(we-ws)
-		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.5" stroke-dasharray="10 5" stroke-opacity="0.9"/>`+"\n", px(ws), py(y1), px(we), py(y2), slopeColor)
+		fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="2.5" stroke-dasharray="10 5" stroke-opacity="0.9"/>`+"\n", px(ws), py(y1), px(we), py(y2), color)
 	}
-	// Samples.
-	b.WriteString(`<polyline fill="none" stroke="#0969da" stroke-width="1.5" stroke-linejoin="round" points="`)
-	for i, s := range thin(r.Samples, plotW*2) {
-		if i > 0 {
-			b.WriteByte(' ')
+	if v := r.Verdict; v != nil && v.Baseline != nil && base != nil {
+		slope(v.Baseline.Base, baseSlopeColor)
+	}
+	if v := r.Verdict; v != nil {
+		slope(*v, slopeColor)
+	}
+	// Samples, the base's under the head's.
+	series := func(s []memcheck.Sample, color string) {
+		fmt.Fprintf(&b, `<polyline fill="none" stroke="%s" stroke-width="1.5" stroke-linejoin="round" points="`, color)
+		for i, x := range thin(s, plotW*2) {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%.1f,%.1f", px(x.Time.Sub(s[0].Time).Seconds()), py(float64(x.Bytes)))
 		}
-		fmt.Fprintf(&b, "%.1f,%.1f", px(s.Time.Sub(t0).Seconds()), py(float64(s.Bytes)))
+		b.WriteString(`"/>` + "\n")
 	}
-	b.WriteString(`"/>` + "\n")
+	if base != nil {
+		series(base, baseColor)
+	}
+	series(r.Samples, headColor)
 
 	if v := r.Verdict; v != nil {
 		// Peak.
@@ -122,7 +140,13 @@ func SVG(r Report) []byte {
 	return b.Bytes()
 }
 
-const slopeColor = "#bf8700"
+// Colours of the series and their fitted lines.
+const (
+	headColor      = "#0969da"
+	slopeColor     = "#bf8700"
+	baseColor      = "#8c959f"
+	baseSlopeColor = "#8250df"
+)
 
 // legend explains the marks under the chart.
 func legend(b *bytes.Buffer, r Report, ceiling float64, ceilingShown bool) {
@@ -149,11 +173,27 @@ func legend(b *bytes.Buffer, r Report, ceiling float64, ceilingShown bool) {
 		fmt.Fprintf(b, `<text x="%.1f" y="%.1f" fill="#24292f">%s</text>`+"\n", x+28, y, esc(text))
 		x += w + 18
 	}
-	item("line", "#0969da", "memory")
-	if v := r.Verdict; v != nil {
-		per := r.Rules.ParsedRules.MaxGrowth.Per
-		item("longdash", slopeColor, fmt.Sprintf("Theil–Sen slope after warm-up %s/%s (allowed %s/%s)", signed(v.Slope.PerSecond*per.Seconds()),
-			memcheck.FormatDuration(per), memcheck.FormatBytes(float64(r.Rules.ParsedRules.MaxGrowth.Bytes)), memcheck.FormatDuration(per)))
+	per := r.Rules.per()
+	rate := func(bps float64) string { return signed(bps*per.Seconds()) + "/" + memcheck.FormatDuration(per) }
+	v := r.Verdict
+	compared := v != nil && v.Baseline != nil && r.Base != nil && len(r.Base.Samples) > 0
+	if compared {
+		item("line", baseColor, "base")
+		item("line", headColor, "head")
+	} else {
+		item("line", headColor, "memory")
+	}
+	if v != nil {
+		allowed := ""
+		if r.Rules.ParsedRules.MaxGrowth.Per > 0 {
+			allowed = fmt.Sprintf(" (allowed %s/%s)", memcheck.FormatBytes(float64(r.Rules.ParsedRules.MaxGrowth.Bytes)), memcheck.FormatDuration(per))
+		}
+		if compared {
+			item("longdash", baseSlopeColor, "base's slope "+rate(v.Baseline.Base.Slope.PerSecond))
+			item("longdash", slopeColor, "head's slope "+rate(v.Slope.PerSecond)+allowed)
+		} else {
+			item("longdash", slopeColor, "Theil–Sen slope after warm-up "+rate(v.Slope.PerSecond)+allowed)
+		}
 		item("band", "#eaeef2", "warm-up, not judged for growth")
 	}
 	switch {

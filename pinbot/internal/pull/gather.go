@@ -14,6 +14,8 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/audit"
+	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 )
@@ -82,6 +84,7 @@ func (g *Gatherer) Gather(ctx context.Context, gh *github.Client, t Target) (*Ga
 	// Rules come from the base branch only: a pull request must not be able
 	// to rewrite the ADRs or configuration it is judged by.
 	in.Config = enforce.DefaultConfig()
+	var records []adr.Record
 	baseTree, err := g.tree(ctx, gh, t, baseSHA)
 	if err != nil {
 		fail("reading the tree of base %s: %w", short(baseSHA), err)
@@ -98,7 +101,11 @@ func (g *Gatherer) Gather(ctx context.Context, gh *github.Client, t Target) (*Ga
 		}
 		fsys := fstest.MapFS{}
 		for p, e := range baseTree {
-			if !underAny(p, in.Config.ADRPaths) || !adr.IsADRFile(p) {
+			if !underAny(p, in.Config.ADRPaths) {
+				continue
+			}
+			if !adr.IsADRFile(p) {
+				fsys[p] = &fstest.MapFile{} // not fetched; Load lists what it skips
 				continue
 			}
 			if e.size > adr.MaxFileSize {
@@ -112,11 +119,33 @@ func (g *Gatherer) Gather(ctx context.Context, gh *github.Client, t Target) (*Ga
 			}
 			fsys[p] = &fstest.MapFile{Data: data}
 		}
-		records, warnings, err := adr.Load(fsys, in.Config.ADRPaths)
+		var warnings []adr.Warning
+		records, warnings, err = adr.Load(fsys, in.Config.ADRPaths)
 		if err != nil {
 			fail("reading ADRs: %w", err)
 		}
 		in.Pins, in.Warnings = adr.Pins(records), warnings
+		// The repository's dependabot.yml names its ecosystems in the
+		// comment; it is fetched like the ADRs, by blob SHA, so a warm
+		// pull request pays nothing for it. A malformed one is a warning:
+		// the comment falls back to pinbot's names.
+		for _, p := range dependabot.Paths {
+			e, ok := baseTree[p]
+			if !ok {
+				continue
+			}
+			data, err := g.blob(ctx, gh, t, e.sha)
+			if err != nil {
+				fail("reading %s at %s: %w", p, short(baseSHA), err)
+				break
+			}
+			cfg, err := dependabot.Parse(data)
+			if err != nil {
+				in.Warnings = append(in.Warnings, adr.Warning{Path: p, Message: err.Error()})
+			}
+			in.Dependabot = cfg
+			break
+		}
 	}
 	for _, p := range in.Pins {
 		if p.Enforced {
@@ -127,7 +156,18 @@ func (g *Gatherer) Gather(ctx context.Context, gh *github.Client, t Target) (*Ga
 		return out, nil
 	}
 
-	g.readChanges(ctx, gh, t, pr, in, fail)
+	pairs := g.readChanges(ctx, gh, t, pr, in, fail)
+	// The warning section of the check run: explained pins the changed
+	// manifests hold that no ADR records, and pinned-by markers citing
+	// ADRs that do not exist (issue 15; pinbot pins --audit covers the
+	// whole tree).
+	heads := map[string][]byte{}
+	for _, p := range pairs {
+		heads[p.Path] = p.Head
+	}
+	for _, f := range audit.Files(heads, records) {
+		in.Warnings = append(in.Warnings, adr.Warning{Path: f.Manifest, Line: f.Line, Message: "audit: " + f.Message})
+	}
 
 	commits, err := listAll(ctx, func(o github.ListOptions) ([]*github.RepositoryCommit, *github.Response, error) {
 		return gh.PullRequests.ListCommits(ctx, t.Owner, t.Repo, t.Number, &o)
@@ -146,14 +186,14 @@ func (g *Gatherer) Gather(ctx context.Context, gh *github.Client, t Target) (*Ga
 
 // readChanges lists the files of the pull request and diffs its manifests
 // between the merge base (what GitHub diffs against) and the head.
-func (g *Gatherer) readChanges(ctx context.Context, gh *github.Client, t Target, pr *github.PullRequest, in *enforce.Input, fail func(string, ...any)) {
+func (g *Gatherer) readChanges(ctx context.Context, gh *github.Client, t Target, pr *github.PullRequest, in *enforce.Input, fail func(string, ...any)) []pin.FilePair {
 	head, baseSHA := pr.GetHead().GetSHA(), pr.GetBase().GetSHA()
 	files, err := listAll(ctx, func(o github.ListOptions) ([]*github.CommitFile, *github.Response, error) {
 		return gh.PullRequests.ListFiles(ctx, t.Owner, t.Repo, t.Number, &o)
 	})
 	if err != nil {
 		fail("reading the files of %s: %w", t, err)
-		return
+		return nil
 	}
 	if len(files) >= 3000 || (pr.ChangedFiles != nil && len(files) < pr.GetChangedFiles()) {
 		fail("reading the files of %s: GitHub listed %d of %d changed files", t, len(files), pr.GetChangedFiles())
@@ -161,7 +201,7 @@ func (g *Gatherer) readChanges(ctx context.Context, gh *github.Client, t Target,
 	cmp, _, err := gh.Repositories.CompareCommits(ctx, t.Owner, t.Repo, baseSHA, head, &github.ListOptions{PerPage: 1})
 	if err != nil {
 		fail("finding the merge base of %s and %s: %w", short(baseSHA), short(head), err)
-		return
+		return nil
 	}
 	mergeBase := cmp.GetMergeBaseCommit().GetSHA()
 	var pairs []pin.FilePair
@@ -180,11 +220,11 @@ func (g *Gatherer) readChanges(ctx context.Context, gh *github.Client, t Target,
 		if baseTree == nil {
 			if baseTree, err = g.tree(ctx, gh, t, mergeBase); err != nil {
 				fail("reading the tree of merge base %s: %w", short(mergeBase), err)
-				return
+				return nil
 			}
 			if headTree, err = g.tree(ctx, gh, t, head); err != nil {
 				fail("reading the tree of head %s: %w", short(head), err)
-				return
+				return nil
 			}
 		}
 		pair := pin.FilePair{Path: name}
@@ -207,11 +247,55 @@ func (g *Gatherer) readChanges(ctx context.Context, gh *github.Client, t Target,
 		}
 		pairs = append(pairs, pair)
 	}
+	// A Go workspace selects versions across all its modules: when a go.mod
+	// or go.work changes, pin.DiffFiles needs every go.mod and go.work of
+	// both trees (issue 17, items 1 and 2).
+	goFile := func(p string) bool {
+		_, ok := pin.FormatOf(p)
+		return ok && (path.Base(p) == "go.mod" || path.Base(p) == "go.work")
+	}
+	if slices.ContainsFunc(pairs, func(f pin.FilePair) bool { return goFile(f.Path) || goFile(f.BasePath) }) {
+		listed := map[string]bool{}
+		for _, f := range pairs {
+			listed[f.Path], listed[f.BasePath] = true, true
+		}
+		var extra []string
+		for _, tr := range []map[string]entry{baseTree, headTree} {
+			for p := range tr {
+				if goFile(p) && !listed[p] {
+					listed[p] = true
+					extra = append(extra, p)
+				}
+			}
+		}
+		slices.Sort(extra)
+		for _, p := range extra {
+			pair := pin.FilePair{Path: p}
+			for _, side := range []struct {
+				tree map[string]entry
+				dst  *[]byte
+				at   string
+			}{{baseTree, &pair.Base, mergeBase}, {headTree, &pair.Head, head}} {
+				e, ok := side.tree[p]
+				if !ok {
+					continue
+				}
+				data, err := g.blob(ctx, gh, t, e.sha)
+				if err != nil {
+					fail("reading %s at %s: %w", p, short(side.at), err)
+					continue
+				}
+				*side.dst = data
+			}
+			pairs = append(pairs, pair)
+		}
+	}
 	changes, err := pin.DiffFiles(pairs)
 	if err != nil {
 		fail("%w", err)
 	}
 	in.Changes = changes
+	return pairs
 }
 
 // readChecks reads the verification check runs, the check suites and, when

@@ -1,0 +1,68 @@
+package adr
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// ecosystemWords are the words by which a record says which ecosystem it is
+// about. A record naming exactly one ecosystem gives its pins without an
+// ecosystem that one; naming none or several, it says nothing.
+var ecosystemWords = []struct {
+	eco pin.Ecosystem
+	re  *regexp.Regexp
+}{
+	{pin.Helm, regexp.MustCompile(`(?i)\bhelm\b|\bchart\.(?:yaml|lock)\b`)},
+	{pin.Pip, regexp.MustCompile(`(?i)\bpip\b|\bpypi\b|\bpyproject\.toml\b|\brequirements[-\w]*\.txt\b|\buv\.lock\b|\bpoetry\b|\bpipfile\b`)},
+	{pin.Gomod, regexp.MustCompile(`(?i)\bgo\.mod\b|\bgo modules?\b`)},
+	{pin.NPM, regexp.MustCompile(`(?i)\bnpm\b|\bpackage(?:-lock)?\.json\b|\byarn\b|\bpnpm\b`)},
+	{pin.Docker, regexp.MustCompile(`(?i)\bdockerfile\b|\b(?:docker|container|base) images?\b`)},
+	{pin.Actions, regexp.MustCompile(`(?i)\bgithub actions?\b|\.github/workflows\b`)},
+}
+
+// goModulePath matches module paths whose first element has a dot
+// (sigs.k8s.io/controller-runtime), with a semantic version starting "v".
+var (
+	goModulePath = regexp.MustCompile(`^[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[A-Za-z0-9._~+-]+)+$`)
+	goVersion    = regexp.MustCompile(`^v[0-9]+\.[0-9]+\.[0-9]+(?:[-+][0-9A-Za-z.+-]*)?$`)
+)
+
+// inferEcosystem fills in the ecosystem of a pin written without one, from
+// what its record says (issue 17, item 12): the files its paths name, the
+// form of its package and version, or the one ecosystem the record talks
+// about. It returns "" when nothing says, and the pin then matches nothing
+// (pin.Pin.Unenforceable).
+func inferEcosystem(p pin.Pin, doc string) pin.Ecosystem {
+	if len(p.Paths) > 0 {
+		var eco pin.Ecosystem
+		for _, pat := range p.Paths {
+			f, ok := pin.FormatOf(pat)
+			if !ok || (eco != "" && f.Ecosystem != eco) {
+				eco = ""
+				break
+			}
+			eco = f.Ecosystem
+		}
+		if eco != "" {
+			return eco
+		}
+	}
+	if goModulePath.MatchString(p.Package) && goVersion.MatchString(p.Version) {
+		return pin.Gomod
+	}
+	if strings.HasPrefix(p.Package, "@") && strings.Contains(p.Package, "/") {
+		return pin.NPM
+	}
+	var found pin.Ecosystem
+	for _, w := range ecosystemWords {
+		if w.re.MatchString(doc) {
+			if found != "" {
+				return ""
+			}
+			found = w.eco
+		}
+	}
+	return found
+}

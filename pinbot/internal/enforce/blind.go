@@ -1,0 +1,67 @@
+package enforce
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// blind returns what keeps pinbot from seeing whether the pull request moves
+// an enforced pin, one message each; every one makes the verdict Error. It
+// is the single implementation of two rules (issues 15 and 17):
+//
+//   - A changed file of a format pinbot knows but cannot read (pin.Format
+//     with Readable false), in a repository with an enforced pin of that
+//     format's ecosystem, may move the pin unseen.
+//   - An enforced pin pinbot cannot enforce (pin.Pin.Unenforceable: no
+//     ecosystem, or one it does not know) makes every pull request that
+//     touches a dependency file of any known format fail, because no change
+//     can be compared with it.
+//
+// Files come from PullRequest.Files and the manifests of Changes.
+func blind(in Input) []string {
+	files := slices.Clone(in.PR.Files)
+	for _, c := range in.Changes {
+		files = append(files, c.Manifest)
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+
+	var out []string
+	var manifests []string // changed files of any known format
+	for _, f := range files {
+		format, ok := pin.FormatOf(f)
+		if !ok {
+			continue
+		}
+		manifests = append(manifests, f)
+		if format.Readable() {
+			continue
+		}
+		var moved []string
+		for _, p := range in.Pins {
+			if p.Enforced && p.Ecosystem == format.Ecosystem {
+				moved = append(moved, fmt.Sprintf("%s %s (%s)", p.Package, p.Version, adr.Cite(p.Source)))
+			}
+		}
+		if len(moved) > 0 {
+			out = append(out, fmt.Sprintf("pinbot cannot read %s (a %s file of %s), which may move the pin of %s",
+				f, format.Name, format.Ecosystem, strings.Join(dedupe(moved), ", ")))
+		}
+	}
+	if len(manifests) == 0 {
+		return out
+	}
+	for _, p := range in.Pins {
+		why := p.Unenforceable()
+		if !p.Enforced || why == "" {
+			continue
+		}
+		out = append(out, fmt.Sprintf("the pin of %s %s in %s %s, so pinbot cannot tell whether the changes to %s move it; give the pin a known ecosystem in the ADR",
+			p.Package, p.Version, adr.Cite(p.Source), why, strings.Join(manifests, ", ")))
+	}
+	return out
+}

@@ -1,0 +1,142 @@
+package enforce
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// These tests reproduce the bypasses and false blocks of issue 17 at the
+// level of Input, so that they hold whatever gathers the input.
+
+// outcome runs Evaluate and reports verdict, close and the joined reasons.
+func outcome(in Input) (Verdict, bool, string) {
+	r := Evaluate(in)
+	return r.Verdict, r.Close, strings.Join(r.Reasons, " ")
+}
+
+// Issue 17, item 7: a change to a file of a format pinbot cannot read, in a
+// repository with a pin of that ecosystem, is an error naming the file and
+// the pin; without such a pin it is nothing.
+func TestUnreadableFormatIsError(t *testing.T) {
+	npmPin := pin.Pin{Ecosystem: pin.NPM, Package: "lodash", Version: "4.17.21", Enforced: true, Source: pin.Source{Number: 9, Title: "Keep lodash", Path: "adr/0009-lodash.md"}}
+	gradlePin := pin.Pin{Ecosystem: pin.Gradle, Package: "com.squareup.okhttp3:okhttp", Version: "4.12.0", Enforced: true, Source: pin.Source{Number: 10, Title: "Hold OkHttp", Path: "adr/0010-okhttp.md"}}
+	terraformPin := pin.Pin{Ecosystem: pin.Terraform, Package: "hashicorp/aws", Version: "5.31.0", Enforced: true, Source: pin.Source{Number: 11, Title: "Hold the AWS provider", Path: "adr/0011-aws.md"}}
+	tests := []struct {
+		name  string
+		pins  []pin.Pin
+		files []string
+		want  Verdict
+	}{
+		{"rye lock with a pip pin", []pin.Pin{kopfPin}, []string{"requirements-dev.lock"}, Error},
+		{"pylock.toml with a pip pin", []pin.Pin{kopfPin}, []string{"svc/pylock.toml"}, Error},
+		{"conda environment with a pip pin", []pin.Pin{kopfPin}, []string{"environment.yml"}, Error},
+		{"Gradle build script with a gradle pin", []pin.Pin{gradlePin}, []string{"app/build.gradle.kts"}, Error},
+		{"Terraform JSON with a terraform pin", []pin.Pin{terraformPin}, []string{"infra/main.tf.json"}, Error},
+		{"bun lock with an npm pin", []pin.Pin{npmPin}, []string{"web/bun.lock"}, Error},
+		{"Gradle build script without a gradle pin", []pin.Pin{npmPin}, []string{"build.gradle"}, NotApplicable},
+		{"unrelated file", []pin.Pin{kopfPin}, []string{"README.md", "main.go"}, NotApplicable},
+		{"pin not enforced", []pin.Pin{func() pin.Pin { p := kopfPin; p.Enforced = false; return p }()}, []string{"environment.yml"}, NotApplicable},
+	}
+	for _, tt := range tests {
+		for _, author := range []struct {
+			login string
+			bot   bool
+		}{{"dependabot[bot]", true}, {"alice", false}} {
+			t.Run(tt.name+" by "+author.login, func(t *testing.T) {
+				in := base()
+				in.Pins = tt.pins
+				in.Changes = nil
+				in.PR.Author, in.PR.AuthorIsBot = author.login, author.bot
+				in.PR.Files = tt.files
+				v, closed, why := outcome(in)
+				if v != tt.want || closed {
+					t.Fatalf("verdict %s close %v, want %s and no close; reasons: %s", v, closed, tt.want, why)
+				}
+				if tt.want == Error {
+					p := tt.pins[0]
+					if !strings.Contains(why, "cannot read "+tt.files[0]) || !strings.Contains(why, p.Package) {
+						t.Errorf("reasons do not say which file cannot be read and which pin it may move: %s", why)
+					}
+				}
+			})
+		}
+	}
+}
+
+// Issue 17, item 12: a pin without an ecosystem never matches a change in
+// another ecosystem; it cannot be enforced, which is an error (never a
+// block, never a close), the same rule as a pin of an unknown ecosystem
+// (issue 15).
+func TestPinWithoutEcosystemNeverMatchesAcross(t *testing.T) {
+	redis := pin.Pin{Package: "redis", Version: "17.0.0", Enforced: true, Source: pin.Source{Number: 12, Title: "Pin the redis chart", Path: "adr/0012-redis.md"}}
+	bump := pin.Change{Ecosystem: pin.Pip, Package: "redis", Manifest: "requirements.txt", Old: "==5.0.0", New: "==5.0.1"}
+
+	in := base()
+	in.Pins = []pin.Pin{redis}
+	in.Changes = []pin.Change{bump}
+	in.PR.Files = []string{"requirements.txt"}
+	r := Evaluate(in)
+	if len(r.Pins) != 0 || r.Close || r.Verdict == Block {
+		t.Fatalf("a pin without ecosystem matched a pip change: verdict %s, close %v, pins %v", r.Verdict, r.Close, r.Pins)
+	}
+	if r.Verdict != Error || !strings.Contains(strings.Join(r.Reasons, " "), "no ecosystem") {
+		t.Errorf("verdict %s, want error saying the pin has no ecosystem; reasons: %v", r.Verdict, r.Reasons)
+	}
+
+	// With the ecosystem inferred (helm), the pip bump is nothing to it.
+	redis.Ecosystem = pin.Helm
+	in.Pins = []pin.Pin{redis}
+	if v, closed, why := outcome(in); v != NotApplicable || closed {
+		t.Errorf("helm pin vs pip bump: verdict %s close %v, want not-applicable: %s", v, closed, why)
+	}
+
+	// A pin of an ecosystem pinbot does not know fails every PR that touches
+	// a manifest, and nothing else.
+	cargo := pin.Pin{Ecosystem: "cargo-unknown", Package: "sysinfo", Version: "0.25.2", Enforced: true, Source: pin.Source{Number: 13, Title: "Pin sysinfo", Path: "adr/0013-sysinfo.md"}}
+	in.Pins = []pin.Pin{cargo}
+	if v, closed, why := outcome(in); v != Error || closed || !strings.Contains(why, "cargo-unknown") {
+		t.Errorf("unknown ecosystem: verdict %s close %v, want error naming the ecosystem: %s", v, closed, why)
+	}
+	in.Changes = nil
+	in.PR.Files = []string{"README.md"}
+	if v, _, why := outcome(in); v != NotApplicable {
+		t.Errorf("unknown ecosystem, PR touching no manifest: verdict %s, want not-applicable: %s", v, why)
+	}
+}
+
+// Issue 17, item 4: for a SHA-pinned action the SHA is the version; a
+// comment left unchanged does not vouch for a new SHA.
+func TestActionSHAWithStaleComment(t *testing.T) {
+	const sha1 = "11d9b40c2b4a1a9ac9c9df4fc5ddc5ef4b3be0c5"
+	const sha2 = "22d9b40c2b4a1a9ac9c9df4fc5ddc5ef4b3be0c5"
+	checkout := pin.Pin{Ecosystem: pin.Actions, Package: "actions/checkout", Version: "v4.2.2", Enforced: true, Source: pin.Source{Number: 20, Title: "Pin checkout", Path: "adr/0020-checkout.md"}}
+	bySHA := checkout
+	bySHA.Version = sha1
+	tests := []struct {
+		name     string
+		pin      pin.Pin
+		old, new string
+		want     Verdict
+	}{
+		{"tag pin, SHA changes under the same comment", checkout, sha1 + " # v4.2.2", sha2 + " # v4.2.2", Block},
+		{"SHA pin, SHA changes under the same comment", bySHA, sha1 + " # v4.2.2", sha2 + " # v4.2.2", Block},
+		{"SHA pin, comment changes only", bySHA, sha1 + " # v4.2.2", sha1 + " # v4", NotApplicable},
+		{"tag pin, tag replaced by an unverifiable SHA", checkout, "v4.2.2", sha2 + " # v4.2.2", Block},
+		{"tag pin, same SHA, comment reworded", checkout, sha1 + " # v4.2.2", sha1 + " # tag=v4.2.2", NotApplicable},
+		{"tag pin listing its SHA, SHA kept", func() pin.Pin { p := checkout; p.Version = "v4.2.2@" + sha2; return p }(), "v4.2.2", sha2 + " # v4.2.2", NotApplicable},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := base()
+			in.Pins = []pin.Pin{tt.pin}
+			in.Changes = []pin.Change{{Ecosystem: pin.Actions, Package: "actions/checkout", Manifest: ".github/workflows/ci.yml", Old: tt.old, New: tt.new}}
+			in.PR.Files = []string{".github/workflows/ci.yml"}
+			in.Config.Verification.ProtectedPaths = nil
+			if v, _, why := outcome(in); v != tt.want {
+				t.Errorf("verdict %s, want %s: %s", v, tt.want, why)
+			}
+		})
+	}
+}
