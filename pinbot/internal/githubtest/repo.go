@@ -105,6 +105,10 @@ func (r *Repo) FromFork(number int) {
 	r.prs[number].fork = true
 }
 
+// Dir is the repository's git directory (a work tree), for tests that read
+// the same repository with git.
+func (r *Repo) Dir() string { return r.git.dir }
+
 // FullName is "owner/name".
 func (r *Repo) FullName() string { return r.Owner + "/" + r.Name }
 
