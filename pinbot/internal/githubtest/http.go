@@ -590,7 +590,7 @@ func (c *call) filesJSON(files []changedFile) []obj {
 func (s *Server) pullFiles(c *call) {
 	c.pullList(func(pr *pullRequest, _, mergeBase string) ([]obj, error) {
 		files, err := c.repo.git.diff(mergeBase, pr.headSHA)
-		return c.filesJSON(files), err
+		return c.filesJSON(capFiles(files, maxPullFiles)), err
 	})
 }
 
@@ -683,7 +683,7 @@ func (s *Server) compare(c *call) {
 		"url": c.repo.apiURL(c.base, "/compare/%s", c.r.PathValue("basehead")), "html_url": htmlURL(c.repo.FullName() + "/compare/" + c.r.PathValue("basehead")),
 		"base_commit": c.commitsJSON([]logEntry{{SHA: base}})[0], "merge_base_commit": mbLog[0], "status": status,
 		"ahead_by": len(ahead), "behind_by": len(behind), "total_commits": len(ahead),
-		"commits": c.commitsJSON(ahead), "files": c.filesJSON(files),
+		"commits": c.commitsJSON(ahead), "files": c.filesJSON(capFiles(files, maxCompareFiles)),
 	})
 }
 
@@ -1042,4 +1042,18 @@ func (s *Server) codeload(c *call) {
 	}
 	c.w.Header().Set("Content-Type", "application/x-gzip")
 	c.w.Write([]byte(out))
+}
+
+// GitHub's documented caps: a comparison lists at most 300 files, a pull
+// request's file list at most 3,000.
+const (
+	maxCompareFiles = 300
+	maxPullFiles    = 3000
+)
+
+func capFiles(files []changedFile, n int) []changedFile {
+	if len(files) > n {
+		return files[:n]
+	}
+	return files
 }

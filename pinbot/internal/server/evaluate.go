@@ -185,7 +185,9 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 		return dec
 	}
 	var body string
-	if res.Comment {
+	// The comment is rendered (and its upstream issues read) only when it
+	// will be written: created on a block, updated when pinbot has one.
+	if res.Comment && (res.Verdict == enforce.Block || !known.NoComment) {
 		states := map[string]string{}
 		for _, u := range render.Upstreams(res) {
 			states[u] = src.Upstream(ctx, u)
