@@ -83,7 +83,7 @@ run: build test-assets ## Start a local control plane, the operator and the samp
 ##@ Test
 
 .PHONY: test
-test: test-assets test-go test-charts ## Run every test of every module (with -race) and the chart tests.
+test: test-assets test-go test-charts test-fuzz ## Run every test of every module (with -race), the chart tests and a short fuzz of every parser.
 
 # The chart tests (operator/test/charttest) run once, in test-charts.
 .PHONY: test-go
@@ -132,6 +132,21 @@ $(K8S_ASSETS_STAMP): | check-asset-versions
 		k8s.io/kubernetes/cmd/kubectl
 	@rm -f $(KUBEBUILDER_ASSETS)/.built-*
 	@touch $@
+
+# Every fuzz target of the pure parsers runs for FUZZTIME on top of its
+# seeds (which go test runs anyway); a crash it finds is written to the
+# package's testdata/fuzz and fails the run (ADR 0180).
+FUZZ_PKGS ?= ./internal/pin ./internal/adr ./internal/dependabot
+FUZZTIME  ?= 3s
+.PHONY: test-fuzz
+test-fuzz: ## Fuzz every parser for FUZZTIME (3s) each.
+	@for p in $(FUZZ_PKGS); do \
+		for f in $$(go test -list '^Fuzz' $$p | grep '^Fuzz'); do \
+			echo "==> go test -fuzz $$f $$p ($(FUZZTIME))"; \
+			go test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$p >/dev/null || \
+				{ go test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$p; exit 1; }; \
+		done; \
+	done
 
 .PHONY: test-charts
 test-charts: $(HELM) test-assets build ## Lint and render the Helm charts, validate them against the real API server, prove the operator's RBAC.
