@@ -87,7 +87,7 @@ test: test-assets test-go test-charts test-fuzz ## Run every test of every modul
 
 # The chart tests (operator/test/charttest) run once, in test-charts.
 .PHONY: test-go
-test-go: test-assets build shellcheck ## Run the Go tests of every module (the chart tests run in test-charts).
+test-go: test-assets build test-packages ## Run the Go tests of every module (the chart tests run in test-charts).
 	@# pinbot's pod-source tests start this bare control plane: the root
 	@# module cannot import the operator module's harness (ADR 0162).
 	cd operator && go build -o $(BIN)/controlplane ./test/cmd/controlplane
@@ -97,14 +97,17 @@ test-go: test-assets build shellcheck ## Run the Go tests of every module (the c
 			go test $(GO_TEST_FLAGS) $$(go list ./... | grep -v '/test/charttest$$')) || exit 1; \
 	done
 
-# shellcheck lints the verify-memory action's scripts (pinbot/test/action).
-# It is a Haskell program, not a Go module: the Debian package is installed
-# when it is missing (CI runs as root on Debian).
-.PHONY: shellcheck
-shellcheck: ## Install shellcheck (Debian package) when it is missing.
-	@command -v shellcheck >/dev/null || { echo "==> installing shellcheck (apt-get)"; \
-		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq shellcheck >/dev/null; } || \
-		{ echo "could not install shellcheck: install it with your package manager (apt-get install shellcheck, brew install shellcheck)"; exit 1; }; }
+# Debian packages the tests need that no Go module provides: shellcheck (the
+# verify-memory action's scripts, pinbot/test/action) and iproute2 (`ip`: the
+# pod source's test hosts, pinbot/internal/kubesample). Installed when missing
+# (CI runs as root on Debian).
+.PHONY: test-packages
+test-packages: ## Install shellcheck and iproute2 (Debian packages) when missing.
+	@missing=""; command -v shellcheck >/dev/null || missing="$$missing shellcheck"; \
+	command -v ip >/dev/null || missing="$$missing iproute2"; \
+	if [ -n "$$missing" ]; then echo "==> installing$$missing (apt-get)"; \
+		{ apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null; } || \
+		{ echo "could not install$$missing: install it with your package manager"; exit 1; }; fi
 
 .PHONY: test-assets
 test-assets: $(K8S_ASSETS_STAMP) ## Build etcd, kube-apiserver, kube-controller-manager and kubectl into bin/k8s.
