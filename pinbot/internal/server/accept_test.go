@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubetenant/kubetenant/internal/version"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/sample"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
@@ -116,7 +117,7 @@ func FuzzAccept(f *testing.F) {
 }
 
 func TestMetricsLabelsAreBounded(t *testing.T) {
-	m := newMetrics(func() float64 { return 3 })
+	m := newMetrics(func() float64 { return 3 }, version.Get())
 	m.delivery("some_new_event_"+strings.Repeat("x", 100), "queued")
 	m.githubResponse(799, 12)
 	m.githubResponse(404, 11)
@@ -139,7 +140,7 @@ func TestMetricsLabelsAreBounded(t *testing.T) {
 // collector's resident memory, which `pinbot verify-memory --metrics-url`
 // reads by default, so pinbot's own memory can be judged.
 func TestVerifyMemoryReadsPinbot(t *testing.T) {
-	m := newMetrics(func() float64 { return 0 })
+	m := newMetrics(func() float64 { return 0 }, version.Get())
 	rec := httptest.NewRecorder()
 	m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
 	sel, err := sample.ParseSelector("process_resident_memory_bytes")

@@ -2,12 +2,13 @@ package server
 
 import (
 	"net/http"
-	"runtime/debug"
 	"slices"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/kubetenant/kubetenant/internal/version"
 )
 
 // metrics are pinbot's Prometheus metrics, on their own registry with the
@@ -34,7 +35,7 @@ var verdicts = []string{"not-applicable", "allow", "pending", "block", "error", 
 
 var codeClasses = []string{"2xx", "3xx", "4xx", "5xx"}
 
-func newMetrics(queueDepth func() float64) *metrics {
+func newMetrics(queueDepth func() float64, build version.Info) *metrics {
 	m := &metrics{
 		reg: prometheus.NewRegistry(),
 		deliveries: prometheus.NewCounterVec(prometheus.CounterOpts{Name: "pinbot_deliveries_total",
@@ -60,34 +61,15 @@ func newMetrics(queueDepth func() float64) *metrics {
 	for _, c := range codeClasses {
 		m.requests.WithLabelValues(c)
 	}
-	version, revision, goVersion := buildInfo()
 	info := prometheus.NewGaugeVec(prometheus.GaugeOpts{Name: "pinbot_build_info",
-		Help: "pinbot's version, VCS revision and Go version; always 1."}, []string{"version", "revision", "goversion"})
-	info.WithLabelValues(version, revision, goVersion).Set(1)
+		Help: "A metric with a constant '1' value labelled by the version, commit, commit date and Go version pinbot was built from."},
+		[]string{"commit", "date", "goversion", "version"})
+	info.WithLabelValues(build.Commit, build.Date, build.GoVersion, build.Version).Set(1)
 	m.reg.MustRegister(m.deliveries, m.decisions, m.requests, m.remaining, m.errors, info,
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "pinbot_queue_depth", Help: "Deliveries queued or being processed."}, queueDepth),
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	m.handler = promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{})
 	return m
-}
-
-// buildInfo reads the version from the binary's build information.
-func buildInfo() (version, revision, goVersion string) {
-	version, revision, goVersion = "unknown", "unknown", "unknown"
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return
-	}
-	goVersion = bi.GoVersion
-	if v := bi.Main.Version; v != "" {
-		version = v
-	}
-	for _, s := range bi.Settings {
-		if s.Key == "vcs.revision" {
-			revision = s.Value
-		}
-	}
-	return
 }
 
 func (m *metrics) delivery(event, outcome string) {
