@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"sort"
 	"sync"
+
+	"github.com/kubetenant/kubetenant/internal/version"
 )
 
 // metrics is a small Prometheus text-format registry. Every series is
@@ -17,6 +19,7 @@ type metrics struct {
 	gauges   map[string]float64
 	help     map[string]string
 	gaugeFn  map[string]func() float64
+	build    string // labels of pinbot_build_info
 }
 
 // handledEvents are the event label values; anything else counts as "other".
@@ -50,6 +53,14 @@ func newMetrics() *metrics {
 	m.help["pinbot_delivery_errors_total"] = "Deliveries whose processing failed."
 	m.add("pinbot_delivery_errors_total", "", 0)
 	return m
+}
+
+// buildInfo sets the labels of pinbot_build_info, a constant 1 naming the
+// build, as Prometheus' own *_build_info series do.
+func (m *metrics) buildInfo(i version.Info) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.build = fmt.Sprintf(`commit=%q,date=%q,goversion=%q,version=%q`, i.Commit, i.Date, i.GoVersion, i.Version)
 }
 
 func (m *metrics) add(name, labels string, v float64) {
@@ -112,6 +123,9 @@ func (m *metrics) write(w io.Writer) {
 			}
 			fmt.Fprintf(w, "%s{%s} %g\n", n, l, m.counters[n][l])
 		}
+	}
+	if m.build != "" {
+		fmt.Fprintf(w, "# HELP pinbot_build_info A metric with a constant '1' value labelled by the version, commit, commit date and Go version pinbot was built from.\n# TYPE pinbot_build_info gauge\npinbot_build_info{%s} 1\n", m.build)
 	}
 	names = names[:0]
 	for n := range m.gauges {

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubetenant/kubetenant/internal/version"
 	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
@@ -50,6 +51,9 @@ type Config struct {
 	EvalTimeout time.Duration
 	// Decided, when set, is called after each evaluation (benchmarks).
 	Decided func(Decision)
+	// Build names this build in pinbot_build_info and the GitHub
+	// User-Agent (version.Get() when zero).
+	Build version.Info
 	// Now is the clock of the caches that expire (time.Now when nil).
 	Now func() time.Time
 	// After schedules a retry (time.AfterFunc when nil; tests run it at
@@ -122,12 +126,17 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Build == (version.Info{}) {
+		cfg.Build = version.Get()
+	}
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = 64 << 20
 	}
 	m := newMetrics()
+	m.buildInfo(cfg.Build)
 	clients, err := pull.NewClients(pull.Config{
 		BaseURL: cfg.GitHubURL, AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, Base: cfg.Transport,
+		UserAgent: cfg.Build.UserAgent("pinbot"),
 		Tune: func(t *pull.Transport) {
 			t.Observe = m.githubResponse
 			if cfg.Tune != nil {

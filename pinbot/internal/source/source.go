@@ -375,9 +375,12 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	slices.Sort(in.PR.Files)
 	in.PR.Files = slices.Compact(in.PR.Files)
 
+	// Kubernetes manifests in the folders configured for docker (ADR 0187).
+	kdirs := in.Config.KubernetesDirs(in.Dependabot)
+	kube := func(p string) bool { return p != "" && pin.IsKubernetesManifest(p, kdirs) }
 	manifest := false
 	for _, p := range in.PR.Files {
-		manifest = manifest || pin.IsManifest(p)
+		manifest = manifest || pin.IsManifest(p) || kube(p)
 	}
 	if !manifest {
 		return
@@ -423,7 +426,7 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	headRead := newReader(src, pr.HeadSHA)
 	var want []string
 	for _, f := range files {
-		if pin.IsManifest(f.Path) || pin.IsManifest(f.Previous) {
+		if pin.IsManifest(f.Path) || pin.IsManifest(f.Previous) || kube(f.Path) || kube(f.Previous) {
 			if e, ok := mb.Files[orPath(f.Previous, f.Path)]; ok {
 				want = append(want, e.SHA)
 			}
@@ -465,7 +468,33 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	if err != nil {
 		fail(err)
 	}
-	in.Changes = changes
+	var kpairs []pin.FilePair
+	for _, f := range files {
+		if !kube(f.Path) && !kube(f.Previous) {
+			continue
+		}
+		pair := pin.FilePair{Path: f.Path}
+		if data, err := fs.ReadFile(baseFS, orPath(f.Previous, f.Path)); err == nil {
+			pair.Base = data
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			fail(fmt.Errorf("reading %s at %s: %w", orPath(f.Previous, f.Path), short(cmp.MergeBase), err))
+			continue
+		}
+		if f.Status != "removed" {
+			data, err := fs.ReadFile(headFS, f.Path)
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
+				fail(fmt.Errorf("reading %s at %s: %w", f.Path, short(pr.HeadSHA), err))
+				continue
+			}
+			pair.Head = data
+		}
+		kpairs = append(kpairs, pair)
+	}
+	images, err := pin.DiffImages(kpairs)
+	if err != nil {
+		fail(err)
+	}
+	in.Changes = append(changes, images...)
 
 	// The warning section of the check run: explained pins the changed
 	// manifests hold that no ADR records, and pinned-by markers citing ADRs
