@@ -1,7 +1,7 @@
-// Package pull is pinbot's I/O seam towards GitHub: it builds installation
-// clients (go-github over ghinstallation over a caching, retrying
-// transport) and gathers everything a decision about a pull request needs
-// into an enforce.Input, failing closed on anything it could not read.
+// Package pull builds pinbot's installation clients: go-github over
+// ghinstallation over Transport, which caches conditional answers, follows
+// GitHub's rate-limit manners, and serialises and paces writes (ADR 0225).
+// What pinbot reads through them is the source package's business.
 package pull
 
 import (

@@ -75,6 +75,9 @@ type Decision struct {
 	// RetryAt is set when a rate limit stopped the evaluation: it is queued
 	// again then.
 	RetryAt time.Time
+	// DecidedAt is when the verdict was reached, before the writes (which
+	// are paced, ADR 0225).
+	DecidedAt time.Time
 }
 
 // Server is a running pinbot App.
@@ -132,8 +135,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = 64 << 20
 	}
-	m := newMetrics()
-	m.buildInfo(cfg.Build)
+	var s *Server
+	m := newMetrics(func() float64 {
+		if s == nil || s.queue == nil {
+			return 0
+		}
+		return float64(s.queue.Depth())
+	}, cfg.Build)
 	clients, err := pull.NewClients(pull.Config{
 		BaseURL: cfg.GitHubURL, AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, Base: cfg.Transport,
 		UserAgent: cfg.Build.UserAgent("pinbot"),
@@ -148,12 +156,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{
+	s = &Server{
 		cfg: cfg, log: cfg.Logger, clients: clients, cache: source.NewCache(cfg.CacheBytes * 3 / 4), gather: source.NewGatherer(4096), mem: newMemory(10000),
 		metrics: m, cancel: cancel, locks: map[string]*prLock{}, serverURL: webURL(clients.BaseURL()),
 	}
 	s.queue = webhook.NewQueue(ctx, cfg.Workers, cfg.QueueSize, s.process)
-	m.gaugeFn["pinbot_queue_depth"] = func() float64 { return float64(s.queue.Depth()) }
 	s.intake = &webhook.Handler{
 		Secret: cfg.WebhookSecret, Queue: s.queue, Accept: s.accept,
 		Observe: func(event string, o webhook.Outcome) { m.delivery(event, string(o)) },
