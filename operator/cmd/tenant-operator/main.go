@@ -22,13 +22,18 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
 	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
 	"github.com/kubetenant/kubetenant/operator/internal/controller"
 	"github.com/kubetenant/kubetenant/operator/internal/provisioner"
+	"github.com/kubetenant/kubetenant/operator/internal/version"
 )
+
+// versionOut is where --version prints (a variable for tests).
+var versionOut io.Writer = os.Stdout
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -73,11 +78,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		provURL       = fs.String("provisioner-url", "", "Base URL of the external provisioner (PUT/DELETE {url}/tenants/{name}); empty disables it.")
 		provTokenFile = fs.String("provisioner-token-file", "", "File holding the provisioner's bearer token, re-read on every request.")
 		provTimeout   = fs.Duration("provisioner-timeout", 10*time.Second, "Timeout of one provisioner request.")
+		showVersion   = fs.Bool("version", false, "Print the version, commit and commit date, and exit.")
 		provCAFile    = fs.String("provisioner-ca-file", "", "PEM file of CA certificates to trust, besides the system's, for an https provisioner.")
 		zapOpts       = zap.Options{Development: false}
 	)
 	zapOpts.BindFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	info := version.Get()
+	if *showVersion {
+		_, err := fmt.Fprintf(versionOut, "tenant-operator %s\n", info)
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -162,6 +173,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}); err != nil {
 		return err
 	}
+	if err := registerBuildInfo(metrics.Registry, info); err != nil {
+		return fmt.Errorf("registering kubetenant_build_info: %w", err)
+	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
 		return fmt.Errorf("adding health check: %w", err)
 	}
@@ -173,7 +187,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}); err != nil {
 		return fmt.Errorf("adding readiness check: %w", err)
 	}
-	log.Info("starting", "metrics", metricsOpts.BindAddress, "metricsSecure", *metricsSecure, "probes", *probeAddr, "leaderElect", *leaderElect,
+	log.Info("starting", "version", info.Version, "commit", info.Commit, "commitDate", info.Date,
+		"metrics", metricsOpts.BindAddress, "metricsSecure", *metricsSecure, "probes", *probeAddr, "leaderElect", *leaderElect,
 		"maxConcurrentReconciles", *concurrency, "resyncPeriod", resync.String(),
 		"minRetryDelay", minRetry.String(), "maxRetryDelay", maxRetry.String(), "provisioner", *provURL != "")
 	if err := mgr.Start(ctx); err != nil {

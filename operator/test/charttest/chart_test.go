@@ -45,8 +45,8 @@ var operatorChecks = map[string]check{
 		if got := nested[string](t, d, "spec", "template", "spec", "serviceAccountName"); got != "ops-tenant-operator" {
 			t.Errorf("serviceAccountName = %q, want ops-tenant-operator", got)
 		}
-		if img := firstContainer(t, d)["image"]; img != "ghcr.io/kubetenant/tenant-operator:0.1.0" {
-			t.Errorf("image = %v, want the appVersion tag", img)
+		if img := firstContainer(t, d)["image"]; img != "ghcr.io/kubetenant/tenant-operator:v0.1.0" {
+			t.Errorf("image = %v, want the release tag v<appVersion>", img)
 		}
 		crd := objs["CustomResourceDefinition/tenants.tenancy.kubetenant.io"]
 		if got := crd.GetAnnotations()["helm.sh/resource-policy"]; got != "keep" {

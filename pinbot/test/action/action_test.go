@@ -291,6 +291,14 @@ func TestActionInstallsARelease(t *testing.T) {
 		}
 	})
 
+	t.Run("the release of the tag the action is used at", func(t *testing.T) {
+		url, got := release(t, pinbot, "v9.8.7", false)
+		r := runActionAt(t, dir, "v9.8.7", with(rules, "release-url", url, "command", memprog+" steady", "artifact-name", ""), t.TempDir())
+		if r.outputs["verdict"] != "pass" || len(*got) != 2 {
+			t.Fatalf("outputs %v, requests %v\n%s", r.outputs, *got, r.log)
+		}
+	})
+
 	t.Run("a mismatched checksum installs nothing", func(t *testing.T) {
 		url, _ := release(t, pinbot, "v9.8.7", true)
 		r := runAction(t, dir, with(rules, "release-url", url, "version", "v9.8.7", "command", memprog+" steady"), t.TempDir())
