@@ -185,3 +185,12 @@ func TestDockerfileAsBuildKitParsesIt(t *testing.T) {
 		})
 	}
 }
+
+// Issue 17, item 13: the body of a heredoc (COPY <<EOF) is no instruction.
+func TestDockerfileHeredocIsNoStage(t *testing.T) {
+	const base = "FROM python:3.12\nRUN true\n"
+	head := "FROM python:3.12\nCOPY <<EOF /etc/example\nFROM python:3.13\nEOF\nRUN <<-SCRIPT\n\tFROM python:3.11\nSCRIPT\n"
+	if v, changes, why := dockerDecision(t, base, head); v != NotApplicable {
+		t.Errorf("verdict %s, want not-applicable; changes %v: %s", v, changes, why)
+	}
+}
