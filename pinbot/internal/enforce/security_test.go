@@ -194,3 +194,24 @@ func TestDockerfileHeredocIsNoStage(t *testing.T) {
 		t.Errorf("verdict %s, want not-applicable; changes %v: %s", v, changes, why)
 	}
 }
+
+// Issue 17, robustness: a digest change under the same tag (Renovate's
+// digest pull requests). A tag pin covers every digest of its tag (ADR
+// 0203); a pin that names a digest is moved by another digest.
+func TestDockerDigestUnderTheSameTag(t *testing.T) {
+	const base = "FROM python:3.12@sha256:aaaa\n"
+	const head = "FROM python:3.12@sha256:bbbb\n"
+	if v, changes, why := dockerDecision(t, base, head); v != NotApplicable {
+		t.Errorf("tag pin, digest change: verdict %s, want not-applicable; %v: %s", v, changes, why)
+	}
+	changes, err := pin.DiffFiles([]pin.FilePair{{Path: "Dockerfile", Base: []byte(base), Head: []byte(head)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := base0()
+	in.Pins = []pin.Pin{{Ecosystem: pin.Docker, Package: "python", Version: "3.12@sha256:aaaa", Enforced: true, Source: pin.Source{Number: 22, Title: "Python by digest", Path: "adr/0022-py.md"}}}
+	in.Changes = changes
+	if v, _, why := outcome(in); v != Block {
+		t.Errorf("digest pin, digest change: verdict %s, want block: %s", v, why)
+	}
+}
