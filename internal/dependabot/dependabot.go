@@ -142,3 +142,15 @@ func Load(fsys fs.FS) (Config, error) {
 	}
 	return Config{}, nil
 }
+
+// Directories returns the directories of the entries whose ecosystem means
+// e ("docker", "docker-compose" for pin.Docker), as written.
+func (c Config) Directories(e pin.Ecosystem) []string {
+	var out []string
+	for _, u := range c.Updates {
+		if got, ok := pin.ParseEcosystem(u.Ecosystem); ok && got == e {
+			out = append(out, u.Directories...)
+		}
+	}
+	return out
+}

@@ -15,6 +15,10 @@ if [[ -n "${VM_METRICS_URL:-}" ]]; then
 fi
 flag --pid "${VM_PID:-}"
 flag --cgroup "${VM_CGROUP:-}"
+flag --pod "${VM_POD:-}"
+flag --selector "${VM_SELECTOR:-}"
+flag --container "${VM_CONTAINER:-}"
+flag --kubeconfig "${VM_KUBECONFIG:-}"
 flag --duration "${VM_DURATION:-}"
 flag --interval "${VM_INTERVAL:-}"
 flag --warmup "${VM_WARMUP:-}"

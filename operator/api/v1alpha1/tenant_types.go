@@ -4,6 +4,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
 )
 
 // Label and annotation keys, finalizer and field manager shared by the
@@ -223,7 +224,8 @@ const (
 	PhaseTerminating  Phase = "Terminating"
 )
 
-// Condition types of a Tenant.
+// Condition types of a Tenant. The API contract: tools may match on these
+// and on the reasons below; messages are for people.
 const (
 	// ConditionReady is True only when every other condition is True.
 	ConditionReady = "Ready"
@@ -238,12 +240,94 @@ const (
 	ConditionExternalReady = "ExternalReady"
 )
 
+// Condition reasons.
+const (
+	// ReasonProvisioned: Ready is True.
+	ReasonProvisioned = "Provisioned"
+	// ReasonWaiting: Ready is False because a component condition is not yet True.
+	ReasonWaiting = "Waiting"
+	// ReasonApplied: a component condition is True.
+	ReasonApplied = "Applied"
+	// ReasonApplyFailed: the API server refused a child object; the message
+	// has its answer.
+	ReasonApplyFailed = "ApplyFailed"
+	// ReasonNamespaceConflict: a namespace of the tenant exists and belongs
+	// to someone else; it is left untouched. Phase Failed.
+	ReasonNamespaceConflict = "NamespaceConflict"
+	// ReasonNotActive: a namespace of the tenant is terminating.
+	ReasonNotActive = "NamespaceNotActive"
+	// ReasonAccepted: the external provisioner accepted this generation.
+	ReasonAccepted = "Accepted"
+	// ReasonExternalRejected: the external provisioner refused this
+	// generation (4xx); retried on a spec change or after an hour. Phase Failed.
+	ReasonExternalRejected = "ExternalRejected"
+	// ReasonExternalUnavailable: the external provisioner failed
+	// temporarily (5xx, 408, 429, timeout); retried with backoff.
+	ReasonExternalUnavailable = "ExternalUnavailable"
+	// ReasonWaitingForCluster: the external provisioner is called once the
+	// in-cluster conditions are True.
+	ReasonWaitingForCluster = "WaitingForCluster"
+	// ReasonPaused: spec.paused is true.
+	ReasonPaused = "Paused"
+	// ReasonTerminating: the deletion policy is being applied.
+	ReasonTerminating = "Terminating"
+	// ReasonDeletionFailed: applying the deletion policy or the external
+	// DELETE failed; retried with backoff.
+	ReasonDeletionFailed = "DeletionFailed"
+)
+
+// NamespacePhase is the observed phase of one tenant namespace.
+// +kubebuilder:validation:Enum=Active;Terminating;Missing;Conflict
+type NamespacePhase string
+
+// The phases of a tenant namespace.
+const (
+	// NamespaceActive: the namespace exists, belongs to the tenant and is active.
+	NamespaceActive NamespacePhase = "Active"
+	// NamespaceTerminating: the namespace is being deleted; it is created
+	// again once gone.
+	NamespaceTerminating NamespacePhase = "Terminating"
+	// NamespaceMissing: creating or applying the namespace failed.
+	NamespaceMissing NamespacePhase = "Missing"
+	// NamespaceConflict: a namespace of that name exists and is not the
+	// tenant's (not created by the operator for this Tenant, or re-created
+	// by someone else); it is left untouched.
+	NamespaceConflict NamespacePhase = "Conflict"
+)
+
 // NamespaceStatus is the observed state of one tenant namespace.
 type NamespaceStatus struct {
 	// Name is the full namespace name.
 	Name string `json:"name"`
-	// Phase is the namespace's phase (Active, Terminating) or Missing.
-	Phase string `json:"phase"`
+	// Phase is Active, Terminating, Missing (creating or applying it
+	// failed) or Conflict (it exists and is not the tenant's).
+	Phase NamespacePhase `json:"phase"`
+	// UID is the UID of the namespace the operator created. The operator
+	// writes to the namespace only while its UID is this one, so a
+	// namespace deleted and re-created by someone else is never adopted.
+	// +optional
+	UID types.UID `json:"uid,omitempty"`
+}
+
+// ExternalStatus records what was sent to the external provisioner, so
+// that each call is made once, across restarts and stale caches.
+type ExternalStatus struct {
+	// AcceptedGeneration is the last generation the provisioner accepted
+	// (PUT answered 2xx).
+	// +optional
+	AcceptedGeneration int64 `json:"acceptedGeneration,omitempty"`
+	// RejectedGeneration is the last generation the provisioner rejected
+	// permanently (PUT answered 4xx other than 408 and 429).
+	// +optional
+	RejectedGeneration int64 `json:"rejectedGeneration,omitempty"`
+	// RejectedTime is when RejectedGeneration was rejected; the PUT is
+	// tried again an hour later, or on a spec change.
+	// +optional
+	RejectedTime *metav1.Time `json:"rejectedTime,omitempty"`
+	// Deleted is true once the provisioner answered the DELETE of this
+	// Tenant with 2xx or 404.
+	// +optional
+	Deleted bool `json:"deleted,omitempty"`
 }
 
 // TenantStatus is the observed state of a Tenant.
@@ -256,11 +340,16 @@ type TenantStatus struct {
 	ObservedGeneration int64 `json:"observedGeneration,omitempty"`
 	// Conditions: Ready (summary), NamespacesReady, AccessReady,
 	// PoliciesReady and, with an external provisioner, ExternalReady.
+	// Reasons: Provisioned, Waiting, Applied, ApplyFailed,
+	// NamespaceConflict, NamespaceNotActive, Accepted, ExternalRejected,
+	// ExternalUnavailable, WaitingForCluster, Paused, Terminating,
+	// DeletionFailed.
 	// +listType=map
 	// +listMapKey=type
 	// +optional
 	Conditions []metav1.Condition `json:"conditions,omitempty"`
-	// Namespaces lists each tenant namespace and its phase.
+	// Namespaces lists each tenant namespace, its phase and the UID of the
+	// namespace the operator created.
 	// +listType=map
 	// +listMapKey=name
 	// +optional
@@ -276,6 +365,20 @@ type TenantStatus struct {
 	// LastProvisionedTime is when the Tenant last became Ready.
 	// +optional
 	LastProvisionedTime *metav1.Time `json:"lastProvisionedTime,omitempty"`
+	// AppliedHash is a digest of the desired children last applied in
+	// full. While it matches the spec, a resync writes nothing; only a
+	// change of the spec or a child edited or deleted by someone else is
+	// applied again.
+	// +optional
+	AppliedHash string `json:"appliedHash,omitempty"`
+	// PrunedGeneration is the last generation whose pruning of children
+	// the spec no longer asks for succeeded; pruning runs again until it
+	// matches the generation.
+	// +optional
+	PrunedGeneration int64 `json:"prunedGeneration,omitempty"`
+	// External records the calls made to the external provisioner.
+	// +optional
+	External *ExternalStatus `json:"external,omitempty"`
 }
 
 // Tenant declares a tenant: its namespaces, owners, quotas, limits, network

@@ -53,7 +53,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		leaderNS      = fs.String("leader-election-namespace", "", "Namespace of the leader-election Lease (default: $POD_NAMESPACE, else the pod's namespace in-cluster).")
 		leaderID      = fs.String("leader-election-id", "tenant-operator.tenancy.kubetenant.io", "Name of the leader-election Lease.")
 		concurrency   = fs.Int("max-concurrent-reconciles", 4, "Tenants reconciled in parallel.")
-		resync        = fs.Duration("resync-period", 10*time.Minute, "How often a Ready tenant is re-checked.")
+		resync        = fs.Duration("resync-period", controller.DefaultResyncPeriod, "How often a Ready tenant is re-checked against its recorded state (no request when nothing changed).")
+		minRetry      = fs.Duration("min-retry-delay", controller.DefaultMinRetryDelay, "Delay before the first retry of a failed reconcile; it doubles on each failure.")
+		maxRetry      = fs.Duration("max-retry-delay", controller.DefaultMaxRetryDelay, "Longest delay between retries of a failing reconcile.")
 		provURL       = fs.String("provisioner-url", "", "Base URL of the external provisioner (PUT/DELETE {url}/tenants/{name}); empty disables it.")
 		provTokenFile = fs.String("provisioner-token-file", "", "File holding the provisioner's bearer token, re-read on every request.")
 		provTimeout   = fs.Duration("provisioner-timeout", 10*time.Second, "Timeout of one provisioner request.")
@@ -72,6 +74,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}
 	if *resync <= 0 {
 		return fmt.Errorf("--resync-period must be positive, got %s", *resync)
+	}
+	if *minRetry <= 0 || *maxRetry < *minRetry {
+		return fmt.Errorf("--min-retry-delay (%s) must be positive and at most --max-retry-delay (%s)", *minRetry, *maxRetry)
 	}
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts), zap.WriteTo(stderr)))
 	log := ctrl.Log.WithName("setup")
@@ -128,6 +133,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Provisioner:             prov,
 		ResyncPeriod:            *resync,
 		MaxConcurrentReconciles: *concurrency,
+		MinRetryDelay:           *minRetry,
+		MaxRetryDelay:           *maxRetry,
 	}); err != nil {
 		return err
 	}
@@ -143,7 +150,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		return fmt.Errorf("adding readiness check: %w", err)
 	}
 	log.Info("starting", "metrics", *metricsAddr, "probes", *probeAddr, "leaderElect", *leaderElect,
-		"maxConcurrentReconciles", *concurrency, "resyncPeriod", resync.String(), "provisioner", *provURL != "")
+		"maxConcurrentReconciles", *concurrency, "resyncPeriod", resync.String(),
+		"minRetryDelay", minRetry.String(), "maxRetryDelay", maxRetry.String(), "provisioner", *provURL != "")
 	if err := mgr.Start(ctx); err != nil {
 		return fmt.Errorf("running manager: %w", err)
 	}

@@ -21,6 +21,8 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		{"zero concurrency", []string{"--max-concurrent-reconciles=0"}, nil, "--max-concurrent-reconciles must be at least 1"},
 		{"negative resync", []string{"--resync-period=-1s"}, nil, "--resync-period must be positive"},
 		{"relative provisioner URL", []string{"--provisioner-url=/tenants"}, nil, `provisioner URL "/tenants": want an absolute http or https URL`},
+		{"zero min retry delay", []string{"--min-retry-delay=0s"}, nil, "--min-retry-delay (0s) must be positive and at most --max-retry-delay (5m0s)"},
+		{"max retry delay below min", []string{"--min-retry-delay=1m", "--max-retry-delay=10s"}, nil, "--min-retry-delay (1m0s) must be positive and at most --max-retry-delay (10s)"},
 		{"token without URL", []string{"--provisioner-token-file=/tmp/x"}, nil, "--provisioner-token-file needs --provisioner-url"},
 		{"CA file without URL", []string{"--provisioner-ca-file=/tmp/x"}, nil, "--provisioner-ca-file needs --provisioner-url"},
 		{"missing CA file", []string{"--provisioner-url=https://p.example", "--provisioner-ca-file=/nonexistent/ca.pem"}, nil, "reading the provisioner CA file: open /nonexistent/ca.pem: no such file or directory"},
@@ -50,7 +52,7 @@ func TestHelpListsTheFlags(t *testing.T) {
 		t.Fatalf("run(-h) = %v, want flag.ErrHelp", err)
 	}
 	for _, f := range []string{"kubeconfig", "metrics-bind-address", "health-probe-bind-address", "leader-elect",
-		"leader-election-namespace", "max-concurrent-reconciles", "resync-period", "provisioner-url",
+		"leader-election-namespace", "max-concurrent-reconciles", "resync-period", "min-retry-delay", "max-retry-delay", "provisioner-url",
 		"provisioner-token-file", "provisioner-timeout", "provisioner-ca-file", "zap-log-level"} {
 		if !strings.Contains(stderr.String(), "-"+f) {
 			t.Errorf("help does not list -%s", f)

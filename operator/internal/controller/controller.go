@@ -3,40 +3,39 @@
 // no longer asks for, repairs drift, calls the optional external
 // provisioner, applies the deletion policy behind a finalizer and reports
 // through status conditions and a few deliberate events.
+//
+// It keeps no child object in memory (ADR 0101): a storeless watch per
+// child kind turns someone else's edit or deletion into a reconcile of the
+// owning Tenant, and the Tenant's status records what was applied (a hash
+// of the desired objects, the UIDs of its namespaces, the last pruned
+// generation, the calls made to the external provisioner), so that a
+// reconcile with nothing to do makes no request at all.
 package controller
 
 import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
-	"sync"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/events"
+	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/log"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
 	"github.com/kubetenant/kubetenant/operator/internal/provisioner"
-	"github.com/kubetenant/kubetenant/operator/internal/tenant"
 )
-
-// conflictRetry is the delay before retrying a reconcile whose write lost
-// an optimistic-concurrency race.
-const conflictRetry = 200 * time.Millisecond
 
 // FieldManager is the server-side apply field manager of every write.
 const FieldManager = "kubetenant-operator"
@@ -51,6 +50,14 @@ const (
 	EventDeprovisioningFailed = "DeprovisioningFailed"
 )
 
+// Defaults of Options.
+const (
+	DefaultResyncPeriod  = 10 * time.Minute
+	DefaultMinRetryDelay = 2 * time.Second
+	DefaultMaxRetryDelay = 5 * time.Minute
+	DefaultRejectedRetry = time.Hour
+)
+
 // Provisioner is the external system told about tenants; see package
 // provisioner.
 type Provisioner interface {
@@ -62,13 +69,16 @@ type Provisioner interface {
 type Options struct {
 	// Provisioner is nil when no external provisioner is configured.
 	Provisioner Provisioner
-	// ResyncPeriod is how often a Ready tenant is re-checked (default 10m).
+	// ResyncPeriod is how often a Ready tenant is re-checked against its
+	// recorded state (default 10m). A re-check with nothing changed makes
+	// no request.
 	ResyncPeriod time.Duration
 	// MaxConcurrentReconciles bounds parallel reconciles (default 4).
 	MaxConcurrentReconciles int
-	// RetryBase and RetryMax bound the exponential backoff after a
-	// temporary failure (defaults 2s and 5m).
-	RetryBase, RetryMax time.Duration
+	// MinRetryDelay and MaxRetryDelay bound the workqueue's exponential
+	// backoff after a failed reconcile (defaults 2s and 5m), as Flux's
+	// --min-retry-delay and --max-retry-delay do.
+	MinRetryDelay, MaxRetryDelay time.Duration
 	// RejectedRetry is how long an external rejection of an unchanged
 	// tenant stands before it is tried again (default 1h).
 	RejectedRetry time.Duration
@@ -80,44 +90,22 @@ type Options struct {
 // Reconciler reconciles Tenant objects.
 type Reconciler struct {
 	client   client.Client
-	reader   client.Reader // uncached, for namespaces outside the cache
+	reader   client.Reader // uncached
 	recorder events.EventRecorder
 	opts     Options
-	metrics  *metrics
-
-	mu       sync.Mutex
-	failures map[string]int // by tenant name
-	rejected map[string]rejection
-	accepted map[string]acceptance // external PUTs that succeeded, until status says so
-	released map[string]types.UID  // external DELETEs that succeeded, until the Tenant is gone
-}
-
-// acceptance remembers an accepted PUT so that a reconcile working from a
-// cache that has not yet seen the status write does not PUT again.
-type acceptance struct {
-	uid        types.UID
-	generation int64
-}
-
-type rejection struct {
-	uid        types.UID
-	generation int64
-	at         time.Time
-	message    string
+	drift    *driftSet
+	children *childWatch
 }
 
 // +kubebuilder:rbac:groups=tenancy.kubetenant.io,resources=tenants,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=tenancy.kubetenant.io,resources=tenants/status,verbs=get;update;patch
 // +kubebuilder:rbac:groups=tenancy.kubetenant.io,resources=tenants/finalizers,verbs=update
-// +kubebuilder:rbac:groups="",resources=namespaces,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups="",resources=resourcequotas;limitranges,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;update;patch;delete
-// +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=rolebindings,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=clusterroles,verbs=bind
 // +kubebuilder:rbac:groups="",resources=events,verbs=create;patch
 // +kubebuilder:rbac:groups=events.k8s.io,resources=events,verbs=create;patch
 // +kubebuilder:rbac:groups=coordination.k8s.io,resources=leases,verbs=get;list;watch;create;update;patch;delete
 //
+// The child kinds' rules are in kinds.go, next to the table.
 // No customresourcedefinitions rule: controller-runtime resolves kinds by
 // discovery, which every authenticated user may read. No escalate: the
 // operator creates no Role; bind on clusterroles lets it bind admin, edit,
@@ -125,75 +113,103 @@ type rejection struct {
 
 // Setup registers the Tenant controller and the tenant metrics with mgr.
 func Setup(mgr ctrl.Manager, opts Options) (*Reconciler, error) {
+	return setup(mgr, opts, hooks{})
+}
+
+// hooks let tests observe the controller: wrap the reconciler it calls (to
+// count reconciles) and the workqueue's rate limiter (to see backoff).
+type hooks struct {
+	reconciler func(reconcile.Reconciler) reconcile.Reconciler
+	limiter    func(workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimiter[reconcile.Request]
+}
+
+func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
 	if opts.ResyncPeriod <= 0 {
-		opts.ResyncPeriod = 10 * time.Minute
+		opts.ResyncPeriod = DefaultResyncPeriod
 	}
 	if opts.MaxConcurrentReconciles <= 0 {
 		opts.MaxConcurrentReconciles = 4
 	}
-	if opts.RetryBase <= 0 {
-		opts.RetryBase = 2 * time.Second
+	if opts.MinRetryDelay <= 0 {
+		opts.MinRetryDelay = DefaultMinRetryDelay
 	}
-	if opts.RetryMax <= 0 {
-		opts.RetryMax = 5 * time.Minute
+	if opts.MaxRetryDelay <= 0 {
+		opts.MaxRetryDelay = DefaultMaxRetryDelay
+	}
+	if opts.MaxRetryDelay < opts.MinRetryDelay {
+		return nil, fmt.Errorf("max retry delay %s is shorter than min retry delay %s", opts.MaxRetryDelay, opts.MinRetryDelay)
 	}
 	if opts.RejectedRetry <= 0 {
-		opts.RejectedRetry = time.Hour
+		opts.RejectedRetry = DefaultRejectedRetry
 	}
 	r := &Reconciler{
 		client:   mgr.GetClient(),
 		reader:   mgr.GetAPIReader(),
 		recorder: mgr.GetEventRecorder(Name),
 		opts:     opts,
-		metrics:  newMetrics(mgr.GetCache()),
-		failures: map[string]int{},
-		rejected: map[string]rejection{},
-		accepted: map[string]acceptance{},
-		released: map[string]types.UID{},
+		drift:    newDriftSet(),
 	}
-	if err := r.metrics.register(); err != nil {
+	if err := registerMetrics(mgr.GetCache()); err != nil {
 		return nil, err
 	}
-	owned := builder.WithPredicates(childChanged{})
-	err := ctrl.NewControllerManagedBy(mgr).
+	dyn, err := dynamic.NewForConfigAndClient(mgr.GetConfig(), mgr.GetHTTPClient())
+	if err != nil {
+		return nil, fmt.Errorf("building the dynamic client: %w", err)
+	}
+	r.children = &childWatch{
+		dynamic: dyn,
+		tenants: mgr.GetClient(),
+		synced:  mgr.GetCache().WaitForCacheSync,
+		drift:   r.drift,
+		log:     mgr.GetLogger().WithName("children"),
+	}
+	var rec reconcile.Reconciler = r
+	if h.reconciler != nil {
+		rec = h.reconciler(r)
+	}
+	limiter := workqueue.NewTypedItemExponentialFailureRateLimiter[reconcile.Request](opts.MinRetryDelay, opts.MaxRetryDelay)
+	if h.limiter != nil {
+		limiter = h.limiter(limiter)
+	}
+	err = ctrl.NewControllerManagedBy(mgr).
 		Named("tenant").
 		For(&v1alpha1.Tenant{}, builder.WithPredicates(tenantChanged{})).
-		Owns(&corev1.Namespace{}, owned).
-		Owns(&rbacv1.RoleBinding{}, owned).
-		Owns(&corev1.ResourceQuota{}, owned).
-		Owns(&corev1.LimitRange{}, owned).
-		Owns(&networkingv1.NetworkPolicy{}, owned).
+		WatchesRawSource(r.children).
 		WithOptions(controller.Options{
 			MaxConcurrentReconciles: opts.MaxConcurrentReconciles,
 			SkipNameValidation:      &opts.SkipNameValidation,
+			RateLimiter:             limiter,
 		}).
-		Complete(r)
+		Complete(rec)
 	if err != nil {
 		return nil, fmt.Errorf("building the tenant controller: %w", err)
 	}
 	return r, nil
 }
 
-// Reconcile brings one Tenant's children to the desired state.
-func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (res ctrl.Result, err error) {
-	start := time.Now()
-	defer func() {
-		// A conflict means this reconcile worked from a stale cache; the
-		// watch event of the newer version is on its way. Retry quietly.
-		if apierrors.IsConflict(err) {
-			res, err = ctrl.Result{RequeueAfter: conflictRetry}, nil
-		}
-		r.metrics.observe(time.Since(start), err)
-	}()
+// Reconcile brings one Tenant's children to the desired state. A failure
+// is returned, so that the workqueue's rate limiter backs off; an
+// optimistic-lock conflict (this reconcile worked from a stale cache) is
+// retried quietly after the minimum retry delay.
+func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
+	res, err := r.reconcile(ctx, req)
+	if apierrors.IsConflict(err) {
+		log.FromContext(ctx).V(1).Info("stale view of the tenant; retrying", "error", err.Error())
+		return ctrl.Result{RequeueAfter: r.opts.MinRetryDelay}, nil
+	}
+	return res, err
+}
 
+func (r *Reconciler) reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var t v1alpha1.Tenant
 	if err := r.client.Get(ctx, req.NamespacedName, &t); err != nil {
 		if apierrors.IsNotFound(err) {
-			r.forget(req.Name)
+			r.drift.take(req.Name)
 			return ctrl.Result{}, nil
 		}
 		return ctrl.Result{}, fmt.Errorf("getting tenant %s: %w", req.Name, err)
 	}
+	ctx = log.IntoContext(ctx, log.FromContext(ctx).WithValues("tenant", t.Name, "generation", t.Generation))
 	if t.Spec.Paused {
 		return ctrl.Result{}, r.pause(ctx, &t)
 	}
@@ -215,9 +231,11 @@ func (r *Reconciler) pause(ctx context.Context, t *v1alpha1.Tenant) error {
 	old := t.DeepCopy()
 	t.Status.Phase = v1alpha1.PhasePaused
 	t.Status.ObservedGeneration = t.Generation
+	// Child events are ignored while paused: apply everything on resume.
+	t.Status.AppliedHash = ""
 	meta.SetStatusCondition(&t.Status.Conditions, metav1.Condition{
 		Type: v1alpha1.ConditionReady, Status: metav1.ConditionFalse, ObservedGeneration: t.Generation,
-		Reason: tenant.ReasonPaused, Message: "spec.paused is true: the operator changes nothing for this tenant",
+		Reason: v1alpha1.ReasonPaused, Message: "spec.paused is true: the operator changes nothing for this tenant",
 	})
 	return r.writeStatus(ctx, old, t)
 }
@@ -237,43 +255,18 @@ func (r *Reconciler) writeStatus(ctx context.Context, old, t *v1alpha1.Tenant) e
 	return nil
 }
 
-// backoff returns the delay before retrying a tenant that failed again.
-func (r *Reconciler) backoff(name string) time.Duration {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	n := r.failures[name]
-	r.failures[name] = n + 1
-	d := time.Duration(float64(r.opts.RetryBase) * math.Pow(2, float64(min(n, 30))))
-	return min(d, r.opts.RetryMax)
-}
-
-func (r *Reconciler) succeeded(name string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.failures, name)
-}
-
-func (r *Reconciler) forget(name string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.failures, name)
-	delete(r.rejected, name)
-	delete(r.accepted, name)
-	delete(r.released, name)
-}
-
 // ErrConflict marks a namespace that exists and does not belong to the tenant.
 var ErrConflict = errors.New("namespace exists and does not belong to this tenant")
 
-// ownedBy reports whether t controls obj. The controller reference, not
-// the label, decides: a label anyone can set, a reference to the Tenant's
-// UID only someone who means to hand the object over.
-func ownedBy(obj metav1.Object, t *v1alpha1.Tenant) bool {
-	ref := metav1.GetControllerOf(obj)
-	return ref != nil && ref.UID == t.UID
-}
+// errStale marks a reconcile whose cached Tenant is older than the API
+// server's; it is retried quietly, as an optimistic-lock conflict is.
+var errStale = apierrors.NewConflict(v1alpha1.GroupVersion.WithResource("tenants").GroupResource(), "", errors.New("the cached tenant is older than the API server's"))
 
-// logger returns the request logger with the tenant attached.
-func logger(ctx context.Context, t *v1alpha1.Tenant) context.Context {
-	return log.IntoContext(ctx, log.FromContext(ctx).WithValues("tenant", t.Name, "generation", t.Generation))
+// ownedBy reports whether obj's controller reference is the Tenant with
+// uid. The controller reference, not the label, decides: a label anyone can
+// set, a reference to the Tenant's UID only someone who means to hand the
+// object over.
+func ownedBy(obj metav1.Object, uid string) bool {
+	ref := metav1.GetControllerOf(obj)
+	return ref != nil && string(ref.UID) == uid
 }

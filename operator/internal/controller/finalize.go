@@ -2,21 +2,19 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	ctrl "sigs.k8s.io/controller-runtime/pkg/client"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller/controllerutil"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
-	"github.com/kubetenant/kubetenant/operator/internal/tenant"
 )
 
 // finalize applies the deletion policy, then de-provisions externally,
@@ -25,7 +23,6 @@ func (r *Reconciler) finalize(ctx context.Context, t *v1alpha1.Tenant) (reconcil
 	if !controllerutil.ContainsFinalizer(t, v1alpha1.Finalizer) {
 		return reconcile.Result{}, nil
 	}
-	ctx = logger(ctx, t)
 	old := t.DeepCopy()
 	t.Status.Phase = v1alpha1.PhaseTerminating
 
@@ -36,27 +33,26 @@ func (r *Reconciler) finalize(ctx context.Context, t *v1alpha1.Tenant) (reconcil
 	} else {
 		remaining, err = r.deleteNamespaces(ctx, t)
 	}
-	if err == nil && remaining == 0 && r.opts.Provisioner != nil {
-		r.mu.Lock()
-		done := r.released[t.Name] == t.UID
-		r.mu.Unlock()
-		// A reconcile from a cache that has not yet seen the finalizer go
-		// must not call DELETE again.
-		if !done {
-			if perr := r.opts.Provisioner.Delete(ctx, t.Name); perr != nil {
-				err = fmt.Errorf("external provisioner: %w", perr)
-			} else {
-				r.mu.Lock()
-				r.released[t.Name] = t.UID
-				r.mu.Unlock()
+	if err == nil && remaining == 0 && r.opts.Provisioner != nil && (t.Status.External == nil || !t.Status.External.Deleted) {
+		// DELETE once: only from the API server's latest view, and
+		// recorded in status before the finalizer goes.
+		if err = r.fresh(ctx, t); err != nil {
+			return reconcile.Result{}, err
+		}
+		if perr := r.opts.Provisioner.Delete(ctx, t.Name); perr != nil {
+			err = fmt.Errorf("external provisioner: %w", perr)
+		} else {
+			if t.Status.External == nil {
+				t.Status.External = &v1alpha1.ExternalStatus{}
 			}
+			t.Status.External.Deleted = true
 		}
 	}
 
-	c := metav1.Condition{Type: v1alpha1.ConditionReady, Status: metav1.ConditionFalse, ObservedGeneration: t.Generation, Reason: tenant.ReasonTerminating}
+	c := metav1.Condition{Type: v1alpha1.ConditionReady, Status: metav1.ConditionFalse, ObservedGeneration: t.Generation, Reason: v1alpha1.ReasonTerminating}
 	switch {
 	case err != nil:
-		c.Reason, c.Message = tenant.ReasonDeleteFailed, truncate(err.Error(), 4096)
+		c.Reason, c.Message = v1alpha1.ReasonDeletionFailed, truncate(err.Error(), 4096)
 	case remaining > 0:
 		c.Message = fmt.Sprintf("deletion policy Delete: waiting for %d namespaces to be deleted", remaining)
 	default:
@@ -65,28 +61,23 @@ func (r *Reconciler) finalize(ctx context.Context, t *v1alpha1.Tenant) (reconcil
 	prev := meta.FindStatusCondition(old.Status.Conditions, v1alpha1.ConditionReady)
 	meta.SetStatusCondition(&t.Status.Conditions, c)
 	if werr := r.writeStatus(ctx, old, t); werr != nil {
-		if apierrors.IsNotFound(werr) {
-			return reconcile.Result{}, nil
-		}
 		return reconcile.Result{}, werr
 	}
 	if err != nil {
 		if prev == nil || prev.Reason != c.Reason || prev.Message != c.Message {
 			r.recorder.Eventf(t, nil, corev1.EventTypeWarning, EventDeprovisioningFailed, "Deprovision", "%s", truncate(err.Error(), 1000))
 		}
-		return reconcile.Result{RequeueAfter: r.backoff(t.Name)}, nil
+		return reconcile.Result{}, err
 	}
 	if remaining > 0 {
 		// The namespaces' deletion events wake us; the requeue is a safety net.
-		return reconcile.Result{RequeueAfter: r.opts.RetryBase}, nil
+		return reconcile.Result{RequeueAfter: r.opts.MinRetryDelay}, nil
 	}
-	patch := ctrl.MergeFromWithOptions(t.DeepCopy(), ctrl.MergeFromWithOptimisticLock{})
+	patch := client.MergeFromWithOptions(t.DeepCopy(), client.MergeFromWithOptimisticLock{})
 	controllerutil.RemoveFinalizer(t, v1alpha1.Finalizer)
 	if err := r.client.Patch(ctx, t, patch); err != nil && !apierrors.IsNotFound(err) {
 		return reconcile.Result{}, fmt.Errorf("removing finalizer from tenant %s: %w", t.Name, err)
 	}
-	// The memory of this Tenant is dropped when a reconcile finds it gone.
-	r.succeeded(t.Name)
 	return reconcile.Result{}, nil
 }
 
@@ -98,18 +89,18 @@ func policy(t *v1alpha1.Tenant) v1alpha1.DeletionPolicy {
 }
 
 // deleteNamespaces deletes the tenant's namespaces and returns how many
-// still exist. It reads from the API server, not the cache, so a namespace
-// created a moment ago is not missed.
+// still exist. It reads from the API server, so a namespace created a
+// moment ago is not missed.
 func (r *Reconciler) deleteNamespaces(ctx context.Context, t *v1alpha1.Tenant) (int, error) {
 	var nss corev1.NamespaceList
-	if err := r.reader.List(ctx, &nss, ctrl.MatchingLabels{v1alpha1.TenantLabel: t.Name}); err != nil {
+	if err := r.reader.List(ctx, &nss, client.MatchingLabels{v1alpha1.TenantLabel: t.Name}); err != nil {
 		return 0, fmt.Errorf("listing namespaces of tenant %s: %w", t.Name, err)
 	}
 	remaining := 0
-	var errs []string
+	var errs []error
 	for i := range nss.Items {
 		ns := &nss.Items[i]
-		if !ownedBy(ns, t) {
+		if !ownedBy(ns, string(t.UID)) {
 			continue
 		}
 		remaining++
@@ -117,46 +108,31 @@ func (r *Reconciler) deleteNamespaces(ctx context.Context, t *v1alpha1.Tenant) (
 			continue
 		}
 		uid := ns.UID
-		if err := r.client.Delete(ctx, ns, ctrl.Preconditions{UID: &uid}); err != nil && !apierrors.IsNotFound(err) {
-			errs = append(errs, fmt.Sprintf("deleting namespace %s: %v", ns.Name, err))
+		if err := r.client.Delete(ctx, ns, client.Preconditions{UID: &uid}); err != nil && !apierrors.IsNotFound(err) {
+			errs = append(errs, fmt.Errorf("deleting namespace %s: %w", ns.Name, err))
 		}
 	}
-	if len(errs) > 0 {
-		return remaining, fmt.Errorf("%s", strings.Join(errs, "; "))
-	}
-	return remaining, nil
+	return remaining, errors.Join(errs...)
 }
 
 // release removes the tenant's owner reference and label from everything
-// it created, so the objects outlive the Tenant untouched by the garbage
-// collector and by a future Tenant of the same name.
+// it created, kind by kind in the order of childKinds (namespaces last),
+// so the objects outlive the Tenant untouched by the garbage collector and
+// by a future Tenant of the same name.
 func (r *Reconciler) release(ctx context.Context, t *v1alpha1.Tenant) error {
-	sel := ctrl.MatchingLabels{v1alpha1.TenantLabel: t.Name}
-	var errs []string
-	var rbs rbacv1.RoleBindingList
-	var qs corev1.ResourceQuotaList
-	var lrs corev1.LimitRangeList
-	var nps networkingv1.NetworkPolicyList
-	var nss corev1.NamespaceList
-	lists := []listing{
-		{"RoleBinding", &rbs, func() []ctrl.Object { return ptrs(rbs.Items) }},
-		{"ResourceQuota", &qs, func() []ctrl.Object { return ptrs(qs.Items) }},
-		{"LimitRange", &lrs, func() []ctrl.Object { return ptrs(lrs.Items) }},
-		{"NetworkPolicy", &nps, func() []ctrl.Object { return ptrs(nps.Items) }},
-		// Namespaces last: while they carry the label, a failed release of
-		// their contents is retried.
-		{"Namespace", &nss, func() []ctrl.Object { return ptrs(nss.Items) }},
-	}
-	for _, l := range lists {
-		if err := r.reader.List(ctx, l.list, sel); err != nil {
-			errs = append(errs, fmt.Sprintf("listing %ss: %v", l.kind, err))
+	var errs []error
+	for _, k := range childKinds {
+		list := k.newList()
+		if err := r.reader.List(ctx, list, client.MatchingLabels{v1alpha1.TenantLabel: t.Name}); err != nil {
+			errs = append(errs, fmt.Errorf("listing %ss: %w", k.kind, err))
 			continue
 		}
-		for _, obj := range l.items() {
-			if !ownedBy(obj, t) {
-				continue
+		_ = meta.EachListItem(list, func(item runtime.Object) error {
+			obj := item.(client.Object)
+			if !ownedBy(obj, string(t.UID)) {
+				return nil
 			}
-			patch := ctrl.MergeFrom(obj.DeepCopyObject().(ctrl.Object))
+			patch := client.MergeFrom(obj.DeepCopyObject().(client.Object))
 			var refs []metav1.OwnerReference
 			for _, ref := range obj.GetOwnerReferences() {
 				if ref.UID != t.UID {
@@ -168,19 +144,10 @@ func (r *Reconciler) release(ctx context.Context, t *v1alpha1.Tenant) error {
 			delete(labels, v1alpha1.TenantLabel)
 			obj.SetLabels(labels)
 			if err := r.client.Patch(ctx, obj, patch); err != nil && !apierrors.IsNotFound(err) {
-				errs = append(errs, fmt.Sprintf("releasing %s %s: %v", l.kind, key(obj), err))
+				errs = append(errs, fmt.Errorf("releasing %s %s: %w", k.kind, key(obj), err))
 			}
-		}
+			return nil
+		})
 	}
-	if len(errs) > 0 {
-		return fmt.Errorf("%s", strings.Join(errs, "; "))
-	}
-	return nil
-}
-
-// listing is a typed list and how to get its items as objects.
-type listing struct {
-	kind  string
-	list  ctrl.ObjectList
-	items func() []ctrl.Object
+	return errors.Join(errs...)
 }

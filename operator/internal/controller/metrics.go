@@ -2,7 +2,6 @@ package controller
 
 import (
 	"context"
-	"errors"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -25,12 +24,6 @@ var phases = []v1alpha1.Phase{
 var (
 	tenantsDesc = prometheus.NewDesc("kubetenant_tenants",
 		"Number of Tenants by phase.", []string{"phase"}, nil)
-	reconcileDuration = prometheus.NewHistogramVec(prometheus.HistogramOpts{
-		Name:    "kubetenant_reconcile_duration_seconds",
-		Help:    "Duration of Tenant reconciles, by result (success or error).",
-		Buckets: []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30},
-	}, []string{"result"})
-
 	// current is the cache the tenants collector reads: the latest manager
 	// set up in this process (tests start several in turn).
 	current      atomic.Pointer[client.Reader]
@@ -38,27 +31,17 @@ var (
 	registerErr  error
 )
 
-type metrics struct{ reader client.Reader }
-
-func newMetrics(r client.Reader) *metrics { return &metrics{reader: r} }
-
-func (m *metrics) register() error {
-	current.Store(&m.reader)
+// registerMetrics points the kubetenant_tenants collector at r and
+// registers it once per process. Reconcile counts, errors and durations are
+// controller-runtime's own (controller_runtime_reconcile_total,
+// controller_runtime_reconcile_errors_total,
+// controller_runtime_reconcile_time_seconds).
+func registerMetrics(r client.Reader) error {
+	current.Store(&r)
 	registerOnce.Do(func() {
-		registerErr = errors.Join(
-			ctrlmetrics.Registry.Register(reconcileDuration),
-			ctrlmetrics.Registry.Register(tenantCollector{}),
-		)
+		registerErr = ctrlmetrics.Registry.Register(tenantCollector{})
 	})
 	return registerErr
-}
-
-func (m *metrics) observe(d time.Duration, err error) {
-	result := "success"
-	if err != nil {
-		result = "error"
-	}
-	reconcileDuration.WithLabelValues(result).Observe(d.Seconds())
 }
 
 // tenantCollector counts Tenants by phase from the cache at scrape time, so

@@ -18,10 +18,12 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
 	"github.com/kubetenant/kubetenant/operator/internal/provisioner"
@@ -46,6 +48,16 @@ const (
 	testRetryBase = 200 * time.Millisecond
 	testRetryMax  = 3 * time.Second
 )
+
+// operatorConfig varies an operator a test starts.
+type operatorConfig struct {
+	// workers is MaxConcurrentReconciles (default 4).
+	workers int
+	// resync is the resync period (default 10m).
+	resync time.Duration
+	// transport wraps the operator's HTTP transport, to count requests.
+	transport func(http.RoundTripper) http.RoundTripper
+}
 
 func TestMain(m *testing.M) {
 	os.Exit(runMain(m))
@@ -101,12 +113,22 @@ func must(err error) {
 
 // operator is a running manager with the Tenant controller.
 type operator struct {
-	r      *Reconciler
-	cancel context.CancelFunc
-	done   chan error
+	r       *Reconciler
+	counter *reconcileCounter
+	limiter *observedLimiter
+	cancel  context.CancelFunc
+	done    chan error
 }
 
 func startOperator(cfg *rest.Config, provURL string) (*operator, error) {
+	return startOperatorWith(cfg, provURL, operatorConfig{})
+}
+
+func startOperatorWith(cfg *rest.Config, provURL string, oc operatorConfig) (*operator, error) {
+	if oc.transport != nil {
+		cfg = rest.CopyConfig(cfg)
+		cfg.WrapTransport = oc.transport
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:  scheme,
 		Cache:   CacheOptions(),
@@ -126,17 +148,27 @@ func startOperator(cfg *rest.Config, provURL string) (*operator, error) {
 		}
 		prov = c
 	}
-	r, err := Setup(mgr, Options{
-		Provisioner:        prov,
-		RetryBase:          testRetryBase,
-		RetryMax:           testRetryMax,
-		SkipNameValidation: true,
+	counter := &reconcileCounter{counts: map[string]int{}}
+	limiter := &observedLimiter{delays: map[string][]time.Duration{}}
+	r, err := setup(mgr, Options{
+		Provisioner:             prov,
+		MinRetryDelay:           testRetryBase,
+		MaxRetryDelay:           testRetryMax,
+		ResyncPeriod:            oc.resync,
+		MaxConcurrentReconciles: oc.workers,
+		SkipNameValidation:      true,
+	}, hooks{
+		reconciler: func(r reconcile.Reconciler) reconcile.Reconciler { counter.next = r; return counter },
+		limiter: func(l workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimiter[reconcile.Request] {
+			limiter.next = l
+			return limiter
+		},
 	})
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	o := &operator{r: r, cancel: cancel, done: make(chan error, 1)}
+	o := &operator{r: r, counter: counter, limiter: limiter, cancel: cancel, done: make(chan error, 1)}
 	go func() { o.done <- mgr.Start(ctx) }()
 	syncCtx, cancelSync := context.WithTimeout(ctx, time.Minute)
 	defer cancelSync()
@@ -303,4 +335,59 @@ func tenantEvents(ctx context.Context, name, reason string) ([]corev1.Event, err
 		}
 	}
 	return out, nil
+}
+
+// reconcileCounter counts the reconciles the controller runs, per Tenant.
+type reconcileCounter struct {
+	next   reconcile.Reconciler
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+func (c *reconcileCounter) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	c.mu.Lock()
+	c.counts[req.Name]++
+	c.mu.Unlock()
+	return c.next.Reconcile(ctx, req)
+}
+
+func (c *reconcileCounter) count(name string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.counts[name]
+}
+
+// observedLimiter records the delays the workqueue's rate limiter hands
+// out, per Tenant, and forgets them when the controller does.
+type observedLimiter struct {
+	next   workqueue.TypedRateLimiter[reconcile.Request]
+	mu     sync.Mutex
+	delays map[string][]time.Duration
+	forgot map[string]int
+}
+
+func (l *observedLimiter) When(req reconcile.Request) time.Duration {
+	d := l.next.When(req)
+	l.mu.Lock()
+	l.delays[req.Name] = append(l.delays[req.Name], d)
+	l.mu.Unlock()
+	return d
+}
+
+func (l *observedLimiter) Forget(req reconcile.Request) {
+	l.next.Forget(req)
+	l.mu.Lock()
+	if l.forgot == nil {
+		l.forgot = map[string]int{}
+	}
+	l.forgot[req.Name]++
+	l.mu.Unlock()
+}
+
+func (l *observedLimiter) NumRequeues(req reconcile.Request) int { return l.next.NumRequeues(req) }
+
+func (l *observedLimiter) observed(name string) []time.Duration {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return append([]time.Duration(nil), l.delays[name]...)
 }

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"os/exec"
@@ -84,9 +85,15 @@ func TestCreateProvisionsEveryChild(t *testing.T) {
 			t.Errorf("condition %s not True: %+v", typ, meta.FindStatusCondition(got.Status.Conditions, typ))
 		}
 	}
-	wantNS := []v1alpha1.NamespaceStatus{{Name: "create-dev", Phase: "Active"}, {Name: "create-prod", Phase: "Active"}}
+	wantNS := []v1alpha1.NamespaceStatus{
+		{Name: "create-dev", Phase: "Active", UID: get[corev1.Namespace](t, "", "create-dev").UID},
+		{Name: "create-prod", Phase: "Active", UID: get[corev1.Namespace](t, "", "create-prod").UID},
+	}
 	if diff := cmp.Diff(wantNS, got.Status.Namespaces); diff != "" {
 		t.Errorf("status.namespaces (-want +got):\n%s", diff)
+	}
+	if got.Status.AppliedHash == "" || got.Status.PrunedGeneration != 1 || got.Status.External == nil || got.Status.External.AcceptedGeneration != 1 {
+		t.Errorf("status %+v: want appliedHash, prunedGeneration 1 and external.acceptedGeneration 1", got.Status)
 	}
 	if got.Status.LastProvisionedTime == nil || got.Status.NamespaceCount != 2 || !slices.Contains(got.Finalizers, v1alpha1.Finalizer) {
 		t.Errorf("status %+v, finalizers %v: want lastProvisionedTime, 2 namespaces and the finalizer", got.Status, got.Finalizers)
@@ -272,12 +279,33 @@ func TestEditedOrDeletedChildrenAreRestored(t *testing.T) {
 	if err := k8s.Update(ctx, ns); err != nil {
 		t.Fatal(err)
 	}
-	// Without the label the namespace drops out of the label-selected cache;
-	// the controller sees a deletion of an owned object and re-applies.
+	// Without the label the namespace drops out of the label-selected
+	// watch, which reports it deleted; its controller reference names the
+	// Tenant, which re-applies.
 	eventually(t, "namespace label restored", func(ctx context.Context) (bool, error) {
 		var got corev1.Namespace
 		err := k8s.Get(ctx, client.ObjectKey{Name: "drift-a"}, &got)
 		return err == nil && got.Labels[v1alpha1.TenantLabel] == "drift" && got.Labels["extra"] == "kept", err
+	})
+
+	// A deleted namespace is created again, with its contents, once the
+	// old one is gone; status records the new UID.
+	ns = get[corev1.Namespace](t, "", "drift-a")
+	if err := k8s.Delete(ctx, ns); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "namespace drift-a created again with its role binding", func(ctx context.Context) (bool, error) {
+		var got corev1.Namespace
+		if err := k8s.Get(ctx, client.ObjectKey{Name: "drift-a"}, &got); err != nil || got.UID == ns.UID || got.Status.Phase != corev1.NamespaceActive {
+			return false, err
+		}
+		var rb rbacv1.RoleBinding
+		if err := k8s.Get(ctx, client.ObjectKey{Namespace: "drift-a", Name: "tenant-owner-0"}, &rb); err != nil {
+			return false, err
+		}
+		tn := getTenant(t, "drift")
+		return tn.Status.Phase == v1alpha1.PhaseReady && len(tn.Status.Namespaces) == 1 && tn.Status.Namespaces[0].UID == got.UID,
+			fmt.Errorf("status %+v", tn.Status.Namespaces)
 	})
 }
 
@@ -313,10 +341,11 @@ func TestForeignNamespaceIsNotAdopted(t *testing.T) {
 	if err := k8s.List(ctx, &rbs, client.InNamespace("foreign-dev")); err != nil || len(rbs.Items) != 0 {
 		t.Errorf("role bindings in the foreign namespace: %d (err %v), want none", len(rbs.Items), err)
 	}
-	// A repeated, unchanged failure is not posted again.
+	// A repeated, unchanged failure is returned for the backoff, and not
+	// posted again.
 	for range 3 {
-		if _, err := op.r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKey{Name: "foreign"}}); err != nil {
-			t.Fatal(err)
+		if _, err := op.r.Reconcile(ctx, ctrl.Request{NamespacedName: client.ObjectKey{Name: "foreign"}}); !errors.Is(err, ErrConflict) {
+			t.Fatalf("Reconcile = %v, want ErrConflict", err)
 		}
 	}
 	if evs, err := tenantEvents(ctx, "foreign", EventProvisioningFailed); err != nil || len(evs) != 1 || evs[0].Count > 1 || evs[0].Series != nil {

@@ -1,82 +1,51 @@
 package controller
 
 import (
-	"reflect"
+	"context"
+	"slices"
+	"strconv"
+	"sync"
 
-	"k8s.io/apimachinery/pkg/labels"
+	"github.com/go-logr/logr"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/selection"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/dynamic"
+	toolscache "k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
-
-	corev1 "k8s.io/api/core/v1"
-	networkingv1 "k8s.io/api/networking/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
+	"github.com/kubetenant/kubetenant/operator/internal/tenant"
 )
 
-// CacheOptions keeps the operator's memory proportional to what it owns:
-// child kinds are cached only when they carry the tenant label, and
-// managedFields (often the largest part of an object) are stripped before
-// anything is stored.
+// CacheOptions caches Tenants only, without managedFields. Child objects
+// are never cached (ADR 0101): the child watch keeps no store.
 func CacheOptions() cache.Options {
-	req, err := labels.NewRequirement(v1alpha1.TenantLabel, selection.Exists, nil)
-	if err != nil {
-		panic(err) // a constant, valid key
-	}
-	owned := cache.ByObject{Label: labels.NewSelector().Add(*req)}
-	return cache.Options{
-		DefaultTransform: cache.TransformStripManagedFields(),
-		ByObject: map[client.Object]cache.ByObject{
-			&corev1.Namespace{}:           owned,
-			&rbacv1.RoleBinding{}:         owned,
-			&corev1.ResourceQuota{}:       owned,
-			&corev1.LimitRange{}:          owned,
-			&networkingv1.NetworkPolicy{}: owned,
-		},
-	}
+	return cache.Options{DefaultTransform: cache.TransformStripManagedFields()}
 }
 
-// ClientOptions makes sure reads of Secrets, ConfigMaps and Pods, should
-// any code ever make one, go to the API server instead of starting a
-// cluster-wide informer for them.
+// ClientOptions sends every read of a child kind, and of Secrets,
+// ConfigMaps and Pods, to the API server, so that no read can start an
+// informer that would cache them.
 func ClientOptions() client.Options {
-	return client.Options{Cache: &client.CacheOptions{
-		DisableFor: []client.Object{&corev1.Secret{}, &corev1.ConfigMap{}, &corev1.Pod{}},
-	}}
+	disable := []client.Object{&corev1.Secret{}, &corev1.ConfigMap{}, &corev1.Pod{}}
+	for _, k := range childKinds {
+		disable = append(disable, k.newObject())
+	}
+	return client.Options{Cache: &client.CacheOptions{DisableFor: disable}}
 }
 
-// childChanged lets through a child's update only when something other
-// than its status or bookkeeping changed, so quota usage updates (one per
-// pod created) do not each cost a reconcile.
-type childChanged struct{ predicate.Funcs }
-
-func (childChanged) Update(e event.UpdateEvent) bool {
-	if e.ObjectOld == nil || e.ObjectNew == nil {
-		return true
-	}
-	return !reflect.DeepEqual(comparable(e.ObjectOld), comparable(e.ObjectNew))
-}
-
-func comparable(obj client.Object) map[string]any {
-	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
-	if err != nil {
-		return map[string]any{"unconvertible": obj.GetResourceVersion()}
-	}
-	delete(u, "status")
-	if m, ok := u["metadata"].(map[string]any); ok {
-		delete(m, "resourceVersion")
-		delete(m, "managedFields")
-		delete(m, "generation")
-	}
-	return u
-}
-
-// tenantChanged lets through a Tenant's update when its spec (generation),
-// deletion or finalizers changed; its own status writes do not wake it.
+// tenantChanged lets through a Tenant's update when its spec (generation)
+// or deletion changed, or when someone removed the operator's finalizer.
+// The operator's own finalizer and status writes do not wake it.
 type tenantChanged struct{ predicate.Funcs }
 
 func (tenantChanged) Update(e event.UpdateEvent) bool {
@@ -86,5 +55,259 @@ func (tenantChanged) Update(e event.UpdateEvent) bool {
 	o, n := e.ObjectOld, e.ObjectNew
 	return o.GetGeneration() != n.GetGeneration() ||
 		!o.GetDeletionTimestamp().Equal(n.GetDeletionTimestamp()) ||
-		!reflect.DeepEqual(o.GetFinalizers(), n.GetFinalizers())
+		slices.Contains(o.GetFinalizers(), v1alpha1.Finalizer) && !slices.Contains(n.GetFinalizers(), v1alpha1.Finalizer)
+}
+
+// driftSet holds the names of Tenants with a child that someone else
+// edited or deleted, until their next reconcile applies everything again.
+type driftSet struct {
+	mu    sync.Mutex
+	names map[string]struct{}
+}
+
+func newDriftSet() *driftSet { return &driftSet{names: map[string]struct{}{}} }
+
+func (d *driftSet) mark(name string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	d.names[name] = struct{}{}
+}
+
+// take reports whether name was marked, and unmarks it.
+func (d *driftSet) take(name string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	_, ok := d.names[name]
+	delete(d.names, name)
+	return ok
+}
+
+// childWatch is the controller's source of child events. It runs one
+// client-go reflector per child kind, selected by the tenant label, with a
+// store that keeps nothing: each event is compared with the owning
+// Tenant's desired state and dropped. Only a child that differs from what
+// the operator applies, is being deleted or is gone (an edit or deletion by
+// someone else, never the operator's own writes, which leave the child as
+// desired) marks its Tenant drifted and enqueues it. A re-list (start-up,
+// or a watch that fell too far behind) also finds desired children that
+// are missing.
+type childWatch struct {
+	dynamic dynamic.Interface
+	tenants client.Reader // the manager's cache of Tenants
+	synced  func(context.Context) bool
+	drift   *driftSet
+	log     logr.Logger
+
+	once  sync.Once
+	ready chan struct{} // closed when every kind has been listed once
+
+	mu         sync.Mutex
+	reflectors map[string]*toolscache.Reflector // by kind
+}
+
+// String names the source in controller-runtime's messages (which would
+// otherwise print its fields while the reflectors write them).
+func (w *childWatch) String() string {
+	return "tenant children: storeless watches of " + strconv.Itoa(len(childKinds)) + " kinds"
+}
+
+// lastSynced is the resourceVersion up to which the watch of kind has
+// handed events to the check.
+func (w *childWatch) lastSynced(kind string) string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if r := w.reflectors[kind]; r != nil {
+		return r.LastSyncResourceVersion()
+	}
+	return ""
+}
+
+var _ interface {
+	Start(context.Context, workqueue.TypedRateLimitingInterface[reconcile.Request]) error
+	WaitForSync(context.Context) error
+} = (*childWatch)(nil)
+
+// Start starts the reflectors once the Tenant cache has synced; it does
+// not block.
+func (w *childWatch) Start(ctx context.Context, q workqueue.TypedRateLimitingInterface[reconcile.Request]) error {
+	w.once.Do(func() { w.ready = make(chan struct{}) })
+	go func() {
+		if !w.synced(ctx) {
+			return
+		}
+		var listed sync.WaitGroup
+		for _, k := range childKinds {
+			s := &eventStore{w: w, kind: k, q: q, listed: make(chan struct{})}
+			listed.Go(func() {
+				select {
+				case <-s.listed:
+				case <-ctx.Done():
+				}
+			})
+			res := w.dynamic.Resource(k.resource)
+			lw := &toolscache.ListWatch{
+				ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+					opts.LabelSelector = v1alpha1.TenantLabel
+					return res.List(ctx, opts)
+				},
+				WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+					opts.LabelSelector = v1alpha1.TenantLabel
+					return res.Watch(ctx, opts)
+				},
+			}
+			name := "tenant children: " + k.kind
+			logger := w.log.WithValues("kind", k.kind)
+			r := toolscache.NewReflectorWithOptions(lw, &unstructured.Unstructured{}, s, toolscache.ReflectorOptions{Name: name, Logger: &logger})
+			w.mu.Lock()
+			if w.reflectors == nil {
+				w.reflectors = map[string]*toolscache.Reflector{}
+			}
+			w.reflectors[k.kind] = r
+			w.mu.Unlock()
+			go r.RunWithContext(ctx)
+		}
+		listed.Wait()
+		if ctx.Err() == nil {
+			close(w.ready)
+		}
+	}()
+	return nil
+}
+
+// WaitForSync returns once every kind has been listed, so that workers
+// start with drift found at start-up already marked.
+func (w *childWatch) WaitForSync(ctx context.Context) error {
+	w.once.Do(func() { w.ready = make(chan struct{}) })
+	select {
+	case <-w.ready:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// check looks at one child as the watch delivered it and enqueues its
+// Tenant if someone else changed or removed it.
+func (w *childWatch) check(ctx context.Context, k childKind, u *unstructured.Unstructured, gone bool, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	// The controller reference names the Tenant even when someone removed
+	// the label (the watch then reports the child as deleted).
+	ref := metav1.GetControllerOf(u)
+	if ref == nil || ref.Kind != "Tenant" || ref.APIVersion != v1alpha1.GroupVersion.String() {
+		return
+	}
+	name := ref.Name
+	var t v1alpha1.Tenant
+	if err := w.tenants.Get(ctx, client.ObjectKey{Name: name}, &t); err != nil {
+		return // no such Tenant: nothing to repair
+	}
+	if !ownedBy(u, string(t.UID)) {
+		return // a label anyone can set; the controller reference decides
+	}
+	req := reconcile.Request{NamespacedName: types.NamespacedName{Name: name}}
+	if !t.DeletionTimestamp.IsZero() {
+		if gone && k.kind == tenant.KindNamespace {
+			q.Add(req) // the deletion policy waits for its namespaces
+		}
+		return
+	}
+	if t.Spec.Paused {
+		return
+	}
+	want, ok := tenant.Find(tenant.Desired(&t), k.kind, u.GetNamespace(), u.GetName())
+	if !ok {
+		return // not desired: pruning, keyed to the generation, handles it
+	}
+	drifted := gone || u.GetDeletionTimestamp() != nil
+	if !drifted {
+		var err error
+		if drifted, err = tenant.Drifted(want, u.Object); err != nil {
+			w.log.Error(err, "comparing a child with its desired state", "kind", k.kind, "namespace", u.GetNamespace(), "name", u.GetName())
+			drifted = true
+		}
+	}
+	if drifted {
+		w.log.V(1).Info("child changed by someone else", "tenant", name, "kind", k.kind, "namespace", u.GetNamespace(), "name", u.GetName(), "gone", gone)
+		w.drift.mark(name)
+		q.Add(req)
+	}
+}
+
+// missing enqueues every converged Tenant one of whose desired children of
+// kind k is not among the listed keys.
+func (w *childWatch) missing(ctx context.Context, k childKind, listed map[types.NamespacedName]bool, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	var list v1alpha1.TenantList
+	if err := w.tenants.List(ctx, &list); err != nil {
+		w.log.Error(err, "listing tenants from the cache")
+		return
+	}
+	for i := range list.Items {
+		t := &list.Items[i]
+		if t.Spec.Paused || !t.DeletionTimestamp.IsZero() || t.Status.AppliedHash == "" {
+			continue // reconciled anyway, or left alone
+		}
+		desired := tenant.Desired(t)
+		if tenant.Hash(desired) != t.Status.AppliedHash {
+			continue // not converged: its reconcile applies everything
+		}
+		for _, d := range desired {
+			var keys []types.NamespacedName
+			if k.kind == tenant.KindNamespace {
+				keys = append(keys, types.NamespacedName{Name: d.Name})
+			} else {
+				for _, c := range d.Children() {
+					if c.Kind == k.kind {
+						keys = append(keys, types.NamespacedName{Namespace: d.Name, Name: c.Name})
+					}
+				}
+			}
+			for _, key := range keys {
+				if !listed[key] {
+					w.log.V(1).Info("child missing", "tenant", t.Name, "kind", k.kind, "object", key.String())
+					w.drift.mark(t.Name)
+					q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Name: t.Name}})
+				}
+			}
+		}
+	}
+}
+
+// eventStore is the reflector's store for one kind: it keeps nothing and
+// hands every object to the child watch's check.
+type eventStore struct {
+	w      *childWatch
+	kind   childKind
+	q      workqueue.TypedRateLimitingInterface[reconcile.Request]
+	once   sync.Once
+	listed chan struct{}
+}
+
+func (s *eventStore) Add(obj any) error    { s.handle(obj, false); return nil }
+func (s *eventStore) Update(obj any) error { s.handle(obj, false); return nil }
+func (s *eventStore) Delete(obj any) error { s.handle(obj, true); return nil }
+func (s *eventStore) Resync() error        { return nil }
+
+// Replace receives a full list: at start-up and after a watch fell too far
+// behind to resume. Every listed child is checked, and children desired but
+// absent from the list are found missing.
+func (s *eventStore) Replace(items []any, _ string) error {
+	ctx := context.Background()
+	listed := make(map[types.NamespacedName]bool, len(items))
+	for _, obj := range items {
+		if u, ok := obj.(*unstructured.Unstructured); ok {
+			listed[types.NamespacedName{Namespace: u.GetNamespace(), Name: u.GetName()}] = true
+			s.w.check(ctx, s.kind, u, false, s.q)
+		}
+	}
+	s.w.missing(ctx, s.kind, listed, s.q)
+	s.once.Do(func() { close(s.listed) })
+	return nil
+}
+
+func (s *eventStore) handle(obj any, gone bool) {
+	if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+		obj = d.Obj
+	}
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		s.w.check(context.Background(), s.kind, u, gone, s.q)
+	}
 }

@@ -8,27 +8,11 @@ import (
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
 )
 
-// Condition reasons the operator sets.
-const (
-	ReasonProvisioned       = "Provisioned"
-	ReasonApplied           = "Applied"
-	ReasonApplyFailed       = "ApplyFailed"
-	ReasonNamespaceConflict = "NamespaceConflict"
-	ReasonNotActive         = "NamespaceNotActive"
-	ReasonAccepted          = "Accepted"
-	ReasonExternalRejected  = "ExternalRejected"
-	ReasonExternalError     = "ExternalUnavailable"
-	ReasonExternalPending   = "WaitingForCluster"
-	ReasonPaused            = "Paused"
-	ReasonTerminating       = "Terminating"
-	ReasonDeleteFailed      = "DeletionFailed"
-)
-
 // permanent reasons put the Tenant in phase Failed: retrying unchanged
 // cannot fix them.
 var permanent = map[string]bool{
-	ReasonNamespaceConflict: true,
-	ReasonExternalRejected:  true,
+	v1alpha1.ReasonNamespaceConflict: true,
+	v1alpha1.ReasonExternalRejected:  true,
 }
 
 // Components lists the condition types Ready summarises.
@@ -50,7 +34,7 @@ func Summarize(conds []metav1.Condition, external bool, generation int64) (v1alp
 		Type:               v1alpha1.ConditionReady,
 		Status:             metav1.ConditionTrue,
 		ObservedGeneration: generation,
-		Reason:             ReasonProvisioned,
+		Reason:             v1alpha1.ReasonProvisioned,
 		Message:            "every namespace, binding and policy is in place",
 	}
 	if external {
@@ -64,7 +48,7 @@ func Summarize(conds []metav1.Condition, external bool, generation int64) (v1alp
 		}
 		if phase == v1alpha1.PhaseReady {
 			ready.Status = metav1.ConditionFalse
-			ready.Reason = "Waiting"
+			ready.Reason = v1alpha1.ReasonWaiting
 			ready.Message = typ + " is not yet True"
 			if c != nil && c.Status != metav1.ConditionTrue {
 				ready.Reason = c.Reason

@@ -292,9 +292,9 @@ func TestSummarize(t *testing.T) {
 		return metav1.Condition{Type: typ, Status: s, Reason: reason, Message: msg, ObservedGeneration: 3}
 	}
 	allTrue := []metav1.Condition{
-		cond(v1alpha1.ConditionNamespacesReady, "True", ReasonApplied, ""),
-		cond(v1alpha1.ConditionAccessReady, "True", ReasonApplied, ""),
-		cond(v1alpha1.ConditionPoliciesReady, "True", ReasonApplied, ""),
+		cond(v1alpha1.ConditionNamespacesReady, "True", v1alpha1.ReasonApplied, ""),
+		cond(v1alpha1.ConditionAccessReady, "True", v1alpha1.ReasonApplied, ""),
+		cond(v1alpha1.ConditionPoliciesReady, "True", v1alpha1.ReasonApplied, ""),
 	}
 	tests := []struct {
 		name       string
@@ -305,7 +305,7 @@ func TestSummarize(t *testing.T) {
 		wantReason string
 		wantMsg    string
 	}{
-		{name: "all true", conds: allTrue, wantPhase: v1alpha1.PhaseReady, wantStatus: "True", wantReason: ReasonProvisioned,
+		{name: "all true", conds: allTrue, wantPhase: v1alpha1.PhaseReady, wantStatus: "True", wantReason: v1alpha1.ReasonProvisioned,
 			wantMsg: "every namespace, binding and policy is in place"},
 		{name: "external configured but missing", conds: allTrue, external: true, wantPhase: v1alpha1.PhaseProvisioning,
 			wantStatus: "False", wantReason: "Waiting", wantMsg: "ExternalReady is not yet True"},
@@ -313,32 +313,32 @@ func TestSummarize(t *testing.T) {
 		{
 			name: "stale generation is not ready",
 			conds: []metav1.Condition{
-				cond(v1alpha1.ConditionNamespacesReady, "True", ReasonApplied, ""),
-				{Type: v1alpha1.ConditionAccessReady, Status: "True", Reason: ReasonApplied, ObservedGeneration: 2},
-				cond(v1alpha1.ConditionPoliciesReady, "True", ReasonApplied, ""),
+				cond(v1alpha1.ConditionNamespacesReady, "True", v1alpha1.ReasonApplied, ""),
+				{Type: v1alpha1.ConditionAccessReady, Status: "True", Reason: v1alpha1.ReasonApplied, ObservedGeneration: 2},
+				cond(v1alpha1.ConditionPoliciesReady, "True", v1alpha1.ReasonApplied, ""),
 			},
 			wantPhase: v1alpha1.PhaseProvisioning, wantStatus: "False", wantReason: "Waiting", wantMsg: "AccessReady is not yet True",
 		},
 		{
 			name:      "temporary failure is Provisioning and names the cause",
-			conds:     append(allTrue[:2:2], cond(v1alpha1.ConditionPoliciesReady, "False", ReasonApplyFailed, "quota refused")),
-			wantPhase: v1alpha1.PhaseProvisioning, wantStatus: "False", wantReason: ReasonApplyFailed, wantMsg: "PoliciesReady: quota refused",
+			conds:     append(allTrue[:2:2], cond(v1alpha1.ConditionPoliciesReady, "False", v1alpha1.ReasonApplyFailed, "quota refused")),
+			wantPhase: v1alpha1.PhaseProvisioning, wantStatus: "False", wantReason: v1alpha1.ReasonApplyFailed, wantMsg: "PoliciesReady: quota refused",
 		},
 		{
 			name: "a later permanent failure wins over an earlier temporary one",
 			conds: []metav1.Condition{
-				cond(v1alpha1.ConditionNamespacesReady, "True", ReasonApplied, ""),
-				cond(v1alpha1.ConditionAccessReady, "False", ReasonApplyFailed, "forbidden"),
-				cond(v1alpha1.ConditionPoliciesReady, "True", ReasonApplied, ""),
-				cond(v1alpha1.ConditionExternalReady, "False", ReasonExternalRejected, "400 Bad Request"),
+				cond(v1alpha1.ConditionNamespacesReady, "True", v1alpha1.ReasonApplied, ""),
+				cond(v1alpha1.ConditionAccessReady, "False", v1alpha1.ReasonApplyFailed, "forbidden"),
+				cond(v1alpha1.ConditionPoliciesReady, "True", v1alpha1.ReasonApplied, ""),
+				cond(v1alpha1.ConditionExternalReady, "False", v1alpha1.ReasonExternalRejected, "400 Bad Request"),
 			},
 			external:  true,
-			wantPhase: v1alpha1.PhaseFailed, wantStatus: "False", wantReason: ReasonExternalRejected, wantMsg: "ExternalReady: 400 Bad Request",
+			wantPhase: v1alpha1.PhaseFailed, wantStatus: "False", wantReason: v1alpha1.ReasonExternalRejected, wantMsg: "ExternalReady: 400 Bad Request",
 		},
 		{
 			name:      "namespace conflict fails",
-			conds:     append([]metav1.Condition{cond(v1alpha1.ConditionNamespacesReady, "False", ReasonNamespaceConflict, "acme-dev exists")}, allTrue[1:]...),
-			wantPhase: v1alpha1.PhaseFailed, wantStatus: "False", wantReason: ReasonNamespaceConflict, wantMsg: "NamespacesReady: acme-dev exists",
+			conds:     append([]metav1.Condition{cond(v1alpha1.ConditionNamespacesReady, "False", v1alpha1.ReasonNamespaceConflict, "acme-dev exists")}, allTrue[1:]...),
+			wantPhase: v1alpha1.PhaseFailed, wantStatus: "False", wantReason: v1alpha1.ReasonNamespaceConflict, wantMsg: "NamespacesReady: acme-dev exists",
 		},
 	}
 	for _, tc := range tests {

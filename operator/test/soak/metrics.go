@@ -64,3 +64,82 @@ func Parse(r io.Reader) (Memory, error) {
 	}
 	return m, nil
 }
+
+// Sum adds up the samples of metric name in a Prometheus text exposition,
+// grouped by the value of label (all under "" when label is empty), keeping
+// only series whose labels include every pair of match.
+func Sum(r io.Reader, name, label string, match map[string]string) (map[string]float64, error) {
+	out := map[string]float64{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	line := 0
+	for sc.Scan() {
+		line++
+		text := strings.TrimSpace(sc.Text())
+		if text == "" || strings.HasPrefix(text, "#") {
+			continue
+		}
+		series, value, ok := cutValue(text)
+		if !ok {
+			continue
+		}
+		metric, labels, _ := strings.Cut(series, "{")
+		if metric != name {
+			continue
+		}
+		ls := parseLabels(strings.TrimSuffix(labels, "}"))
+		keep := true
+		for k, v := range match {
+			if ls[k] != v {
+				keep = false
+			}
+		}
+		if !keep {
+			continue
+		}
+		v, err := strconv.ParseFloat(value, 64)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: value of %s: %w", line, name, err)
+		}
+		out[ls[label]] += v
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading metrics: %w", err)
+	}
+	return out, nil
+}
+
+// cutValue splits "series value [timestamp]" after the closing brace of
+// the labels, which may contain spaces.
+func cutValue(text string) (series, value string, ok bool) {
+	end := strings.LastIndex(text, "}")
+	if end < 0 {
+		end = strings.Index(text, " ")
+		if end < 0 {
+			return "", "", false
+		}
+		end--
+	}
+	series = text[:end+1]
+	rest := strings.Fields(text[end+1:])
+	if len(rest) == 0 {
+		return "", "", false
+	}
+	return series, rest[0], true
+}
+
+// parseLabels reads a="b",c="d" (values without escaped quotes, as the
+// series read here have).
+func parseLabels(s string) map[string]string {
+	out := map[string]string{}
+	for s != "" {
+		k, rest, ok := strings.Cut(s, "=\"")
+		if !ok {
+			break
+		}
+		v, rest, _ := strings.Cut(rest, "\"")
+		out[strings.TrimSpace(k)] = v
+		s = strings.TrimPrefix(rest, ",")
+	}
+	return out
+}

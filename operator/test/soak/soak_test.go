@@ -178,3 +178,30 @@ func metaOf(t *testing.T, o any) *metav1ac.ObjectMetaApplyConfiguration {
 	t.Fatalf("unexpected object type %T", o)
 	return nil
 }
+
+func TestSum(t *testing.T) {
+	text := `# HELP rest_client_requests_total Number of HTTP requests.
+# TYPE rest_client_requests_total counter
+rest_client_requests_total{code="200",host="127.0.0.1:6443",method="GET"} 12
+rest_client_requests_total{code="201",host="127.0.0.1:6443",method="POST"} 3
+rest_client_requests_total{code="200",host="127.0.0.1:6443",method="PATCH"} 30
+rest_client_requests_total{code="409",host="127.0.0.1:6443",method="PATCH"} 2
+controller_runtime_reconcile_total{controller="tenant",result="success"} 7
+controller_runtime_reconcile_total{controller="tenant",result="error"} 1
+controller_runtime_reconcile_total{controller="other",result="success"} 100
+`
+	got, err := Sum(strings.NewReader(text), "rest_client_requests_total", "method", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(map[string]float64{"GET": 12, "POST": 3, "PATCH": 32}, got); diff != "" {
+		t.Errorf("by method (-want +got):\n%s", diff)
+	}
+	got, err = Sum(strings.NewReader(text), "controller_runtime_reconcile_total", "", map[string]string{"controller": "tenant"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[""] != 8 {
+		t.Errorf("tenant reconciles = %v, want 8", got[""])
+	}
+}

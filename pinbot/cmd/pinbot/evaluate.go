@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"regexp"
 	"strings"
@@ -16,11 +15,11 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
-	"github.com/kubetenant/kubetenant/internal/audit"
-	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
+	"github.com/kubetenant/kubetenant/pinbot/internal/render"
+	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
 
 // evaluateOutput is the JSON pinbot evaluate prints.
@@ -124,18 +123,23 @@ func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
 		return usagef("--head: %v", err)
 	}
 
-	in, ref, err := gather(ctx, repo, baseSHA, headSHA, pr, checks, e.stderr)
-	if err != nil {
-		return err
+	if _, err := repo.MergeBase(ctx, baseSHA, headSHA); err != nil {
+		return err // no common history: nothing to decide, not a verdict
 	}
+	target, ref := evaluateTarget(baseSHA, headSHA, pr, e.stderr)
 	if ref.BaseRef == "" {
 		ref.BaseRef = f.base
 	}
 	if ref.Owner == "" {
 		ref.Owner, ref.Name = githubRemote(repo.RemoteURL(ctx, "origin"))
 	}
-	res := enforce.Evaluate(in)
-	comment := enforce.Comment(res, ref)
+	src := &source.Git{Repo: repo, PR: target.PR}
+	if checks != nil {
+		src.Runs = source.RunsFromGitHub(checks)
+	}
+	g := source.NewGatherer(1).Gather(ctx, src, target)
+	res := enforce.Evaluate(g.Input)
+	comment := render.Comment(res, ref, nil)
 
 	out := evaluateOutput{Verdict: res.Verdict, Pins: []pinOutput{}, Changes: res.Changes, Warnings: res.Warnings, Comment: comment}
 	for _, p := range res.Pins {
@@ -167,101 +171,27 @@ func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
 	}
 }
 
-// gather reads everything enforce.Evaluate needs from the repository and
-// the optional files. What cannot be read goes into Input.ReadErrors, so
-// that the verdict is error rather than a guess.
-func gather(ctx context.Context, repo *gitrepo.Repo, baseSHA, headSHA string, pr *github.PullRequest, checks *github.ListCheckRunsResults, stderr io.Writer) (enforce.Input, enforce.RepoRef, error) {
-	var ref enforce.RepoRef
-	mb, err := repo.MergeBase(ctx, baseSHA, headSHA)
-	if err != nil {
-		return enforce.Input{}, ref, err
-	}
-	in := enforce.Input{
-		PR:              enforce.PullRequest{HeadSHA: headSHA},
-		SuitesCompleted: true, // offline: nothing more will arrive
-	}
-	readErr := func(err error) {
-		if err != nil {
-			in.ReadErrors = append(in.ReadErrors, err)
-		}
-	}
-
-	// Rules come from the base branch, never from the head: a pull request
-	// must not rewrite what it is judged by.
-	baseTree, err := repo.Tree(ctx, baseSHA)
-	if err != nil {
-		return in, ref, err
-	}
-	cfg, err := readConfig(baseTree)
-	if err != nil {
-		readErr(err)
-		cfg = enforce.DefaultConfig() // to still list pins; the verdict is error
-	}
-	in.Config = cfg
-	records, warnings, err := adr.Load(baseTree, cfg.ADRPaths)
-	readErr(err)
-	in.Pins, in.Warnings = adr.Pins(records), warnings
-	if dc, err := dependabot.Load(baseTree); err != nil {
-		in.Warnings = append(in.Warnings, adr.Warning{Path: dependabot.Paths[0], Message: err.Error()})
-	} else {
-		in.Dependabot = dc
-	}
-
-	mbTree, err := repo.Tree(ctx, mb)
-	if err != nil {
-		return in, ref, err
-	}
-	headTree := baseTree
-	if headSHA != baseSHA {
-		if headTree, err = repo.Tree(ctx, headSHA); err != nil {
-			return in, ref, err
-		}
-	}
-	in.Changes, err = pin.Diff(mbTree, headTree)
-	readErr(err)
-	in.PR.Files, err = repo.ChangedFiles(ctx, mb, headSHA)
-	readErr(err)
-	// The audit of the changed manifests, as the App's check run shows it.
-	heads := map[string][]byte{}
-	for _, f := range in.PR.Files {
-		if data, err := fs.ReadFile(headTree, f); err == nil && pin.IsManifest(f) {
-			heads[f] = data
-		}
-	}
-	for _, f := range audit.Files(heads, records) {
-		in.Warnings = append(in.Warnings, adr.Warning{Path: f.Manifest, Line: f.Line, Message: "audit: " + f.Message})
-	}
-	in.PR.Commits, err = repo.Messages(ctx, mb, headSHA)
-	readErr(err)
-
+// evaluateTarget is the pull request to decide: the refs given, with what
+// the --pr file says about its author, title, body and labels. Only the
+// refs given on the command line count; a --pr naming another head is
+// noted.
+func evaluateTarget(baseSHA, headSHA string, pr *github.PullRequest, stderr io.Writer) (source.Target, render.Repo) {
+	var ref render.Repo
+	t := source.Target{PR: source.PullRequest{BaseSHA: baseSHA, HeadSHA: headSHA, ChangedFiles: -1, Comments: -1}}
 	if pr != nil {
-		in.PR.Number = pr.GetNumber()
-		in.PR.Author = pr.GetUser().GetLogin()
-		in.PR.AuthorIsBot = pr.GetUser().GetType() == "Bot"
-		in.PR.Title, in.PR.Body = pr.GetTitle(), pr.GetBody()
-		for _, l := range pr.Labels {
-			in.PR.Labels = append(in.PR.Labels, l.GetName())
+		p := source.FromGitHub(pr)
+		if p.HeadSHA != "" && p.HeadSHA != headSHA {
+			fmt.Fprintf(stderr, "pinbot evaluate: note: --pr says the head is %s, --head resolves to %s; check runs count only on %s\n", p.HeadSHA, headSHA, headSHA)
 		}
-		in.PR.BaseRef = pr.GetBase().GetRef()
-		if sha := pr.GetHead().GetSHA(); sha != "" && sha != headSHA {
-			fmt.Fprintf(stderr, "pinbot evaluate: note: --pr says the head is %s, --head resolves to %s; check runs count only on %s\n", sha, headSHA, headSHA)
-		}
-		ref.BaseRef = in.PR.BaseRef
+		p.BaseSHA, p.HeadSHA, p.ChangedFiles = baseSHA, headSHA, -1 // the local comparison is complete
+		t.PR = p
+		ref.BaseRef = p.BaseRef
 		if r := pr.GetBase().GetRepo(); r != nil {
 			ref.Owner, ref.Name = r.GetOwner().GetLogin(), r.GetName()
 			ref.ServerURL = serverOf(r.GetHTMLURL())
 		}
 	}
-	if checks != nil {
-		for _, c := range checks.CheckRuns {
-			in.Checks = append(in.Checks, enforce.Check{
-				Name: c.GetName(), Status: c.GetStatus(), Conclusion: c.GetConclusion(),
-				AppSlug: c.GetApp().GetSlug(), HeadSHA: c.GetHeadSHA(), ID: c.GetID(),
-			})
-		}
-	}
-	in.BotUpdates = enforce.Claims(in.PR, cfg.Bots)
-	return in, ref, nil
+	return t, ref
 }
 
 // decodeFile decodes the JSON file named by a flag, rejecting trailing

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"strings"
 	"text/tabwriter"
@@ -15,7 +14,7 @@ import (
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/internal/audit"
 	"github.com/kubetenant/kubetenant/internal/pin"
-	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
 
 // pinsOutput is the JSON pinbot pins prints.
@@ -89,17 +88,14 @@ func runPins(e env, repo, output string, doAudit bool) error {
 	} else if !fi.IsDir() {
 		return usagef("--repo %s is not a directory", repo)
 	}
-	fsys := os.DirFS(repo)
-
-	cfg, err := readConfig(fsys)
-	if err != nil {
+	// The work tree, through the same loading as a base commit's rules.
+	rules := source.LoadRules(os.DirFS(repo))
+	if err := errors.Join(rules.Errors...); err != nil {
 		return err
 	}
-	records, warnings, err := adr.Load(fsys, cfg.ADRPaths)
-	if err != nil {
-		return fmt.Errorf("reading ADRs: %w", err)
-	}
-	out := pinsOutput{ADRs: []adrSummary{}, Pins: []pinRow{}, Warnings: warnings}
+	fsys := os.DirFS(repo)
+	records := rules.Records
+	out := pinsOutput{ADRs: []adrSummary{}, Pins: []pinRow{}, Warnings: rules.Warnings}
 	for _, r := range records {
 		out.ADRs = append(out.ADRs, adrSummary{Number: r.Number, Title: r.Title, Path: r.Path, Status: statusOf(r.Status), Enforced: r.Enforced, Format: r.Format, Pins: len(r.Pins)})
 	}
@@ -132,18 +128,6 @@ func runPins(e env, repo, output string, doAudit bool) error {
 		return exitError{code: codeFail}
 	}
 	return nil
-}
-
-// readConfig reads .github/pinbot.yml from fsys; absent means defaults.
-func readConfig(fsys fs.FS) (enforce.Config, error) {
-	data, err := fs.ReadFile(fsys, enforce.ConfigPath)
-	if errors.Is(err, fs.ErrNotExist) {
-		return enforce.DefaultConfig(), nil
-	}
-	if err != nil {
-		return enforce.Config{}, fmt.Errorf("reading %s: %w", enforce.ConfigPath, err)
-	}
-	return enforce.ParseConfig(data)
 }
 
 func statusOf(s string) string {

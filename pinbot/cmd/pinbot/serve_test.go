@@ -208,7 +208,7 @@ func TestServePrivateCA(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	cs := r.Comments(n)
-	if r.PRState(n) != "closed" || len(cs) != 1 || !strings.Contains(cs[0].Body, "Upstream nolar/kopf#1172 is open") {
+	if r.PRState(n) != "closed" || len(cs) != 1 || !strings.Contains(cs[0].Body, "/nolar/kopf/issues/1172) (open)") {
 		t.Errorf("PR %s with %d comments, want closed with one citing the open upstream issue; logs:\n%s", r.PRState(n), len(cs), logs.String())
 	}
 	if runs := r.CheckRuns(r.HeadSHA(n), "pinbot"); len(runs) != 1 || runs[0].Conclusion != "failure" {

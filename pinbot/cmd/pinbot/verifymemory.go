@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubetenant/kubetenant/internal/memcheck"
+	"github.com/kubetenant/kubetenant/pinbot/internal/kubesample"
 	"github.com/kubetenant/kubetenant/pinbot/internal/memreport"
 	"github.com/kubetenant/kubetenant/pinbot/internal/sample"
 )
@@ -37,6 +38,14 @@ SOURCE is exactly one of:
   --metrics-url URL   scrape a Prometheus text endpoint (--metric picks the series)
   --pid PID           read the RSS of a running process from /proc
   --cgroup DIR        read memory.current (cgroup v2) or memory.usage_in_bytes (v1)
+  --pod NAMESPACE/NAME
+  --selector NAMESPACE/LABEL-SELECTOR
+                      read a container's working set through the API server
+                      (the kubelet's /metrics/resource through the node proxy,
+                      or metrics.k8s.io when that is forbidden); --container,
+                      --kubeconfig. A restart or an OOM kill fails the run; a
+                      selector follows the newest running pod through
+                      replacement and the report lists every pod seen.
   -- COMMAND ARGS...  start COMMAND and read its RSS; it is stopped at the end
 
 Exit status: 0 pass, 1 fail (a rule broken, or the process ended before the
@@ -53,6 +62,7 @@ type verifyMemoryFlags struct {
 	// maxGrowthSet is true when --max-growth was given.
 	maxGrowthSet                                bool
 	baseline, maxSlopeIncrease, maxPeakIncrease string
+	pod, selector, container, kubeconfig        string
 }
 
 func newVerifyMemory(e env) *cobra.Command {
@@ -82,6 +92,10 @@ func newVerifyMemory(e env) *cobra.Command {
 	fs.StringVar(&f.ceiling, "ceiling", "", "most memory any sample may show, e.g. 200Mi (default: no ceiling)")
 	fs.StringVar(&f.maxGrowth, "max-growth", "5Mi/10m", "fastest growth tolerated after warm-up: a quantity per duration")
 	fs.StringVar(&f.report, "report", "./memory-report", "`folder` to write report.json, summary.md and memory.svg into")
+	fs.StringVar(&f.pod, "pod", "", "`NAMESPACE/NAME` of a pod whose container working set to sample through the API server")
+	fs.StringVar(&f.selector, "selector", "", "`NAMESPACE/LABEL-SELECTOR` of the pods to sample (the newest running one, followed through replacement)")
+	fs.StringVar(&f.container, "container", "", "container of --pod or --selector (needed when the pod has several)")
+	fs.StringVar(&f.kubeconfig, "kubeconfig", "", "kubeconfig `file` for --pod and --selector (default $KUBECONFIG, ~/.kube/config, then in-cluster)")
 	fs.StringVar(&f.baseline, "baseline", "", "`folder` (or report.json) of an earlier run to compare this run with")
 	fs.StringVar(&f.maxSlopeIncrease, "max-slope-increase", "", "with --baseline: how much faster than the base's the slope may be, e.g. 2Mi/10m (default: the width of the base's 95% interval)")
 	fs.StringVar(&f.maxPeakIncrease, "max-peak-increase", "", "with --baseline: how far above the base's the peak may be, a quantity (32Mi) or a share (default 20%)")
@@ -147,13 +161,16 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 	}
 
 	sources := 0
-	for _, set := range []bool{f.metricsURL != "", f.pid != 0, f.cgroup != "", len(command) > 0} {
+	for _, set := range []bool{f.metricsURL != "", f.pid != 0, f.cgroup != "", f.pod != "", f.selector != "", len(command) > 0} {
 		if set {
 			sources++
 		}
 	}
 	if sources != 1 {
-		return usageErr("give exactly one source: --metrics-url, --pid, --cgroup or -- COMMAND")
+		return usageErr("give exactly one source: --metrics-url, --pid, --cgroup, --pod, --selector or -- COMMAND")
+	}
+	if f.pod == "" && f.selector == "" && (f.container != "" || f.kubeconfig != "") {
+		return usageErr("--container and --kubeconfig go with --pod or --selector")
 	}
 	if f.metricsURL == "" && (f.tokenFile != "" || f.caFile != "" || f.insecure) {
 		return usageErr("--bearer-token-file, --ca-file and --insecure-skip-tls-verify go with --metrics-url")
@@ -163,7 +180,13 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 	stderr := &lockedWriter{w: e.stderr}
 	var src sample.Source
 	var cmd *sample.Command
+	var kube *kubesample.Source
 	switch {
+	case f.pod != "" || f.selector != "":
+		if kube, err = newKubeSource(f); err != nil {
+			return usageErr("%v", err)
+		}
+		src = kube
 	case f.metricsURL != "":
 		sel, err := sample.ParseSelector(f.metric)
 		if err != nil {
@@ -221,6 +244,9 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 	}
 
 	rep := memreport.Report{Source: src.String(), Rules: memreport.NewRules(rules), Interval: f.interval, Duration: f.duration, Samples: samples, ReadErrors: readErrors}
+	if kube != nil {
+		rep.Pods = kube.Pods()
+	}
 	var v memcheck.Verdict
 	var judgeErr error
 	if f.baseline != "" {
@@ -245,6 +271,11 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 		// Either the exit was seen first, or a read found the process gone;
 		// cmd.Stop above has waited for it, so its state is known.
 		rep.Outcome, rep.Reason = memreport.Fail, fmt.Sprintf("The command ended (%s) after %s, before the verification did.", cmd.State(), ran)
+		result = exitError{codeFail}
+	case errors.Is(runErr, sample.ErrRestarted):
+		// The source's own words, without the loop's "reading SOURCE: ".
+		msg := strings.TrimPrefix(runErr.Error(), "reading "+src.String()+": ")
+		rep.Outcome, rep.Reason = memreport.Fail, sentence(strings.TrimSuffix(msg, ": "+sample.ErrRestarted.Error()))
 		result = exitError{codeFail}
 	case errors.Is(runErr, sample.ErrExited) && len(samples) == 0:
 		// Gone between the check above and the first sample: nothing was
@@ -292,6 +323,24 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 			return p
 		}(), " "))
 	return result
+}
+
+// newKubeSource builds the --pod or --selector source.
+func newKubeSource(f verifyMemoryFlags) (*kubesample.Source, error) {
+	o := kubesample.Options{Container: f.container}
+	var err error
+	if f.pod != "" {
+		o.Namespace, o.Pod, err = kubesample.ParseTarget("--pod", f.pod)
+	} else {
+		o.Namespace, o.Selector, err = kubesample.ParseTarget("--selector", f.selector)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if o.Config, err = kubesample.LoadConfig(f.kubeconfig); err != nil {
+		return nil, err
+	}
+	return kubesample.New(o)
 }
 
 // comparable refuses a base run whose length, interval or warm-up differ

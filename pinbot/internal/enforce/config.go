@@ -9,6 +9,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/dependabot"
+	"github.com/kubetenant/kubetenant/internal/pin"
 )
 
 // ConfigPath is where a repository keeps its pinbot configuration; pinbot
@@ -36,6 +38,11 @@ type Config struct {
 	HumanPRs string `json:"humanPRs"`
 	// Verification says which checks vouch for a pinned upgrade.
 	Verification Verification `json:"verification"`
+	// ManifestPaths are folders (path.Match patterns, "**" spans segments)
+	// whose YAML files are Kubernetes manifests with image: fields, in
+	// addition to the directories .github/dependabot.yml configures for
+	// docker (ADR 0187).
+	ManifestPaths []string `json:"manifestPaths,omitempty"`
 }
 
 // Verification configures which checks vouch for moving a pin.
@@ -51,6 +58,13 @@ type Verification struct {
 	// request moving a pin must not touch, because they could change its own
 	// verification.
 	ProtectedPaths []string `json:"protectedPaths"`
+}
+
+// KubernetesDirs returns the folders whose YAML files pinbot reads as
+// Kubernetes manifests: those dependabot.yml configures for docker, and
+// ManifestPaths.
+func (c Config) KubernetesDirs(d dependabot.Config) []string {
+	return append(d.Directories(pin.Docker), c.ManifestPaths...)
 }
 
 // DefaultConfig returns the configuration of a repository without
@@ -130,8 +144,10 @@ func ParseConfig(data []byte) (Config, error) {
 			cfg.HumanPRs = s
 		case "verification":
 			err = parseVerification(k, v, &cfg.Verification)
+		case "manifestPaths":
+			cfg.ManifestPaths, err = stringList(k, v)
 		default:
-			err = unknownKey(k, "", "adrPaths, bots, closeBotPRs, humanPRs, verification")
+			err = unknownKey(k, "", "adrPaths, bots, closeBotPRs, humanPRs, verification, manifestPaths")
 		}
 		if err != nil {
 			return Config{}, err

@@ -265,7 +265,7 @@ func (g *gitRepo) diff(base, head string) ([]changedFile, error) {
 	if d, ok := g.diffs[base+".."+head]; ok {
 		return d, nil
 	}
-	out, err := g.git(nil, "diff", "--no-renames", "--raw", "--numstat", "-z", base, head)
+	out, err := g.git(nil, "diff", "--no-renames", "--no-abbrev", "--raw", "--numstat", "-z", base, head)
 	if err != nil {
 		return nil, err
 	}

@@ -110,6 +110,8 @@ type Server struct {
 	remaining     int
 	deliveries    []Delivery
 	seq           int
+	archives      map[string]string // download token -> owner/repo@sha
+	truncateTrees bool
 }
 
 // Stats counts the requests the simulator answered.
@@ -153,7 +155,7 @@ func New(tb testing.TB, opts Options) *Server {
 	key := sharedKey
 	s := &Server{
 		opts: opts, key: key, tb: tb, nextID: 1000,
-		repos: map[string]*Repo{}, tokens: map[string]token{},
+		repos: map[string]*Repo{}, tokens: map[string]token{}, archives: map[string]string{},
 		remaining: 5000, stats: Stats{ByRoute: map[string]int{}},
 	}
 	s.ts = httptest.NewUnstartedServer(s.handler())
@@ -296,6 +298,9 @@ type Fault struct {
 	// limit: X-RateLimit-Remaining 0 and a reset ResetIn from now.
 	Exhausted bool
 	ResetIn   time.Duration
+	// Secondary, with Status 403 or 429, answers a secondary rate limit
+	// without Retry-After (GitHub then asks to wait at least a minute).
+	Secondary bool
 	// Delay is waited before answering.
 	Delay time.Duration
 
@@ -309,6 +314,14 @@ func (s *Server) Fail(f Fault) *Fault {
 	fp := &f
 	s.faults = append(s.faults, fp)
 	return fp
+}
+
+// TruncateTrees makes tree listings come back truncated, as GitHub's do
+// past 100,000 entries or 7 MB.
+func (s *Server) TruncateTrees(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.truncateTrees = on
 }
 
 // ClearFaults removes every fault.

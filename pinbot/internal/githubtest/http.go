@@ -83,6 +83,8 @@ func (s *Server) handler() http.Handler {
 	route("POST /repos/{owner}/{repo}/issues/{number}/comments", true, s.createComment)
 	route("PATCH /repos/{owner}/{repo}/issues/comments/{id}", true, s.editComment)
 	route("GET /repos/{owner}/{repo}/collaborators/{user}/permission", true, s.permission)
+	route("GET /repos/{owner}/{repo}/tarball/{ref...}", true, s.tarball)
+	route("GET /_codeload/{owner}/{repo}/legacy.tar.gz/{sha}", false, s.codeload)
 
 	// The web pages of the manifest flow, outside the API.
 	web := http.NewServeMux()
@@ -140,6 +142,8 @@ func (s *Server) writeFault(w http.ResponseWriter, f *Fault) {
 	doc := "https://docs.github.com/rest"
 	if f.RetryAfter > 0 {
 		w.Header().Set("Retry-After", strconv.Itoa(f.RetryAfter))
+	}
+	if f.RetryAfter > 0 || f.Secondary {
 		msg = "You have exceeded a secondary rate limit. Please wait a few minutes before you try again."
 		doc = "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits"
 	}
@@ -180,7 +184,7 @@ func (s *Server) finish(w http.ResponseWriter, r *http.Request, rec *recorder) {
 			notModified = true
 		}
 	}
-	if !strings.HasPrefix(r.URL.Path, "/app/") {
+	if !strings.HasPrefix(r.URL.Path, "/app/") && !strings.HasPrefix(r.URL.Path, "/_codeload/") {
 		s.rateHeaders(w.Header(), !notModified)
 	}
 	if notModified {
@@ -421,7 +425,13 @@ func (s *Server) getTree(c *call) {
 		}
 		out = append(out, o)
 	}
-	c.json(http.StatusOK, obj{"sha": treeSHA, "url": c.repo.apiURL(c.base, "/git/trees/%s", treeSHA), "tree": out, "truncated": false})
+	s.mu.Lock()
+	truncated := s.truncateTrees
+	s.mu.Unlock()
+	if truncated {
+		out = out[:len(out)/2] // GitHub stops listing past its limits and says so
+	}
+	c.json(http.StatusOK, obj{"sha": treeSHA, "url": c.repo.apiURL(c.base, "/git/trees/%s", treeSHA), "tree": out, "truncated": truncated})
 }
 
 func (s *Server) getBlob(c *call) {
@@ -580,7 +590,7 @@ func (c *call) filesJSON(files []changedFile) []obj {
 func (s *Server) pullFiles(c *call) {
 	c.pullList(func(pr *pullRequest, _, mergeBase string) ([]obj, error) {
 		files, err := c.repo.git.diff(mergeBase, pr.headSHA)
-		return c.filesJSON(files), err
+		return c.filesJSON(capFiles(files, maxPullFiles)), err
 	})
 }
 
@@ -673,7 +683,7 @@ func (s *Server) compare(c *call) {
 		"url": c.repo.apiURL(c.base, "/compare/%s", c.r.PathValue("basehead")), "html_url": htmlURL(c.repo.FullName() + "/compare/" + c.r.PathValue("basehead")),
 		"base_commit": c.commitsJSON([]logEntry{{SHA: base}})[0], "merge_base_commit": mbLog[0], "status": status,
 		"ahead_by": len(ahead), "behind_by": len(behind), "total_commits": len(ahead),
-		"commits": c.commitsJSON(ahead), "files": c.filesJSON(files),
+		"commits": c.commitsJSON(ahead), "files": c.filesJSON(capFiles(files, maxCompareFiles)),
 	})
 }
 
@@ -994,4 +1004,56 @@ func (s *Server) commitPulls(c *call) {
 		items = append(items, c.repo.prJSON(c.base, pr))
 	}
 	c.page(items, nil)
+}
+
+// tarball answers GitHub's "download a repository archive (tar)": a 302 to
+// the download host with a short-lived token in the URL.
+func (s *Server) tarball(c *call) {
+	sha, ok := c.resolve(c.r.PathValue("ref"))
+	if !ok {
+		return
+	}
+	tok := make([]byte, 16)
+	rand.Read(tok)
+	t := hex.EncodeToString(tok)
+	s.mu.Lock()
+	s.archives[t] = c.repo.FullName() + "@" + sha
+	s.mu.Unlock()
+	c.w.Header().Set("Location", fmt.Sprintf("http://%s/_codeload/%s/legacy.tar.gz/%s?token=%s", c.r.Host, c.repo.FullName(), sha, t))
+	c.w.WriteHeader(http.StatusFound)
+}
+
+// codeload serves an archive as git archive makes it, under one top folder
+// named owner-repo-sha as GitHub's are.
+func (s *Server) codeload(c *call) {
+	full, sha := c.r.PathValue("owner")+"/"+c.r.PathValue("repo"), c.r.PathValue("sha")
+	s.mu.Lock()
+	ok := s.archives[c.r.URL.Query().Get("token")] == full+"@"+sha
+	s.mu.Unlock()
+	repo := s.repo(c.r.PathValue("owner"), c.r.PathValue("repo"))
+	if !ok || repo == nil {
+		c.fail(http.StatusNotFound, "Not Found")
+		return
+	}
+	out, err := repo.git.git(nil, "archive", "--format=tar.gz", "--prefix="+strings.ReplaceAll(full, "/", "-")+"-"+sha[:7]+"/", sha)
+	if err != nil {
+		c.fail(http.StatusInternalServerError, err.Error())
+		return
+	}
+	c.w.Header().Set("Content-Type", "application/x-gzip")
+	c.w.Write([]byte(out))
+}
+
+// GitHub's documented caps: a comparison lists at most 300 files, a pull
+// request's file list at most 3,000.
+const (
+	maxCompareFiles = 300
+	maxPullFiles    = 3000
+)
+
+func capFiles(files []changedFile, n int) []changedFile {
+	if len(files) > n {
+		return files[:n]
+	}
+	return files
 }

@@ -58,6 +58,9 @@ var permissionTable = map[string]need{
 	"POST /repos/{owner}/{repo}/issues/{number}/comments":       needs("issues/comments#create-an-issue-comment", write("issues"), grant{perm: "pull_requests", level: "write", prOnly: true}),
 	"PATCH /repos/{owner}/{repo}/issues/comments/{id}":          needs("issues/comments#update-an-issue-comment", write("issues"), grant{perm: "pull_requests", level: "write", prOnly: true}),
 	"GET /repos/{owner}/{repo}/collaborators/{user}/permission": needs("collaborators/collaborators#get-repository-permissions-for-a-user", read("metadata")),
+	"GET /repos/{owner}/{repo}/tarball/{ref...}":                needs("repos/contents#download-a-repository-archive-tar", read("contents")),
+	// The download host's URL carries its own short-lived token.
+	"GET /_codeload/{owner}/{repo}/legacy.tar.gz/{sha}": need{doc: "https://docs.github.com/rest/repos/contents#download-a-repository-archive-tar"},
 }
 
 // allows reports whether perms satisfy n. onPR says whether the request is

@@ -105,6 +105,10 @@ func (r *Repo) FromFork(number int) {
 	r.prs[number].fork = true
 }
 
+// Dir is the repository's git directory (a work tree), for tests that read
+// the same repository with git.
+func (r *Repo) Dir() string { return r.git.dir }
+
 // FullName is "owner/name".
 func (r *Repo) FullName() string { return r.Owner + "/" + r.Name }
 
@@ -276,6 +280,28 @@ func (r *Repo) CheckRuns(sha, name string) []CheckRun {
 		}
 	}
 	return out
+}
+
+// Rerun is what GitHub sends when someone presses "Re-run" on a check run:
+// the "check_run rerequested" delivery, to the App that created the run.
+func (r *Repo) Rerun(id int64) Delivery {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	for _, cr := range r.checkRuns {
+		if cr.id == id {
+			return r.s.delivery("check_run", r.checkRunEvent("rerequested", cr))
+		}
+	}
+	r.s.tb.Fatalf("no check run %d in %s", id, r.FullName())
+	return Delivery{}
+}
+
+// RerunSuite is what GitHub sends when someone presses "Re-run all checks"
+// of app's suite on sha: the "check_suite rerequested" delivery.
+func (r *Repo) RerunSuite(sha string, app App) Delivery {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	return r.s.delivery("check_suite", r.checkSuiteEvent("rerequested", r.suite(sha, app)))
 }
 
 // RequestSuite creates a queued check suite for app on sha, as GitHub does

@@ -1,6 +1,6 @@
 // Package gitrepo reads commits of a local git repository by running the git
-// command: revisions, merge bases, changed files, commit messages, and the
-// tree of a commit as an fs.FS whose files are read on demand.
+// command: revisions, merge bases, changed files, commit messages, tree
+// listings and blobs (the source package makes a file system of them).
 //
 // It is the offline edge of pinbot evaluate. git is on every machine that has
 // a checkout, and its own plumbing is the reference for merge bases and trees.
@@ -9,17 +9,10 @@ package gitrepo
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"io/fs"
 	"os/exec"
-	"path"
-	"sort"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 )
 
 // Repo is a local git repository.
@@ -120,217 +113,102 @@ func splitZ(b []byte) []string {
 	return out
 }
 
-// Tree returns the tree of commit as an fs.FS. The listing is read at once;
-// file contents are read from git when opened. Symbolic links and
-// submodules are left out: pinbot reads manifests, which are regular files.
-func (r *Repo) Tree(ctx context.Context, commit string) (*Tree, error) {
-	out, err := r.git(ctx, "ls-tree", "-r", "-z", "--full-tree", "--format=%(objectmode) %(objecttype) %(objectname) %(objectsize)%x09%(path)", commit)
+// TreeEntry is one object of a commit's tree, as git ls-tree lists it.
+type TreeEntry struct {
+	Mode, Type, SHA, Path string
+	Size                  int64 // blobs only
+}
+
+// ListTree lists every blob and folder of a commit's tree, recursively.
+func (r *Repo) ListTree(ctx context.Context, commit string) ([]TreeEntry, error) {
+	out, err := r.git(ctx, "ls-tree", "-r", "-t", "-z", "--full-tree", "--format=%(objectmode) %(objecttype) %(objectname) %(objectsize)%x09%(path)", commit)
 	if err != nil {
 		return nil, fmt.Errorf("listing the tree of %s: %w", commit, err)
 	}
-	t := &Tree{ctx: ctx, repo: r, commit: commit, files: map[string]entry{}, dirs: map[string][]string{".": nil}}
+	var entries []TreeEntry
 	for _, rec := range splitZ(out) {
 		meta, p, ok := strings.Cut(rec, "\t")
 		f := strings.Fields(meta)
 		if !ok || len(f) != 4 {
 			return nil, fmt.Errorf("listing the tree of %s: unexpected line %q", commit, rec)
 		}
-		if f[1] != "blob" || f[0] == "120000" {
+		e := TreeEntry{Mode: f[0], Type: f[1], SHA: f[2], Path: p}
+		if f[1] == "blob" {
+			if e.Size, err = strconv.ParseInt(f[3], 10, 64); err != nil {
+				return nil, fmt.Errorf("listing the tree of %s: bad size in %q", commit, rec)
+			}
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
+}
+
+// ReadBlobs reads blobs by id with one git process.
+func (r *Repo) ReadBlobs(ctx context.Context, shas []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	if len(shas) == 0 {
+		return out, nil
+	}
+	cmd := exec.CommandContext(ctx, "git", "-C", r.dir, "cat-file", "--batch")
+	cmd.Stdin = strings.NewReader(strings.Join(shas, "\n") + "\n")
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("git cat-file --batch: %s", strings.TrimSpace(stderr.String()+" "+err.Error()))
+	}
+	rest := stdout.Bytes()
+	for len(rest) > 0 {
+		hdr, after, ok := bytes.Cut(rest, []byte("\n"))
+		if !ok {
+			break
+		}
+		f := strings.Fields(string(hdr))
+		if len(f) == 2 && f[1] == "missing" {
+			rest = after
 			continue
 		}
-		size, err := strconv.ParseInt(f[3], 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("listing the tree of %s: bad size in %q", commit, rec)
+		if len(f) != 3 {
+			return nil, fmt.Errorf("git cat-file --batch: unexpected header %q", hdr)
 		}
-		t.files[p] = entry{oid: f[2], size: size, exec: f[0] == "100755"}
-		t.addParents(p)
-	}
-	for d := range t.dirs {
-		sort.Strings(t.dirs[d])
-	}
-	return t, nil
-}
-
-// Tree is the tree of one commit, as an fs.FS.
-type Tree struct {
-	ctx    context.Context
-	repo   *Repo
-	commit string
-	files  map[string]entry
-	dirs   map[string][]string // directory -> names of its children
-
-	mu    sync.Mutex
-	cache map[string][]byte
-}
-
-type entry struct {
-	oid  string
-	size int64
-	exec bool
-}
-
-func (t *Tree) addParents(p string) {
-	for {
-		dir, name := path.Dir(p), path.Base(p)
-		_, known := t.dirs[dir]
-		t.dirs[dir] = append(t.dirs[dir], name)
-		if known || dir == "." {
-			return
+		n, err := strconv.Atoi(f[2])
+		if err != nil || n > len(after) {
+			return nil, fmt.Errorf("git cat-file --batch: unexpected header %q", hdr)
 		}
-		p = dir
-	}
-}
-
-// Commit returns the commit the tree belongs to.
-func (t *Tree) Commit() string { return t.commit }
-
-// Open implements fs.FS.
-func (t *Tree) Open(name string) (fs.File, error) {
-	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
-	}
-	if _, ok := t.dirs[name]; ok {
-		return &dirFile{t: t, name: name}, nil
-	}
-	e, ok := t.files[name]
-	if !ok {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
-	}
-	data, err := t.read(name, e)
-	if err != nil {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: err}
-	}
-	return &file{info: info{name: path.Base(name), size: e.size, mode: fileMode(e)}, r: bytes.NewReader(data)}, nil
-}
-
-// ReadFile implements fs.ReadFileFS.
-func (t *Tree) ReadFile(name string) ([]byte, error) {
-	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
-	}
-	e, ok := t.files[name]
-	if !ok {
-		if _, isDir := t.dirs[name]; isDir {
-			return nil, &fs.PathError{Op: "read", Path: name, Err: errors.New("is a directory")}
-		}
-		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
-	}
-	data, err := t.read(name, e)
-	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: err}
-	}
-	return bytes.Clone(data), nil
-}
-
-// ReadDir implements fs.ReadDirFS.
-func (t *Tree) ReadDir(name string) ([]fs.DirEntry, error) {
-	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
-	}
-	children, ok := t.dirs[name]
-	if !ok {
-		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
-	}
-	out := make([]fs.DirEntry, 0, len(children))
-	for _, c := range children {
-		out = append(out, fs.FileInfoToDirEntry(t.stat(path.Join(name, c))))
+		out[f[0]] = bytes.Clone(after[:n])
+		rest = bytes.TrimPrefix(after[n:], []byte("\n"))
 	}
 	return out, nil
 }
 
-// Stat implements fs.StatFS.
-func (t *Tree) Stat(name string) (fs.FileInfo, error) {
-	if !fs.ValidPath(name) {
-		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
-	}
-	if i := t.stat(name); i != nil {
-		return i, nil
-	}
-	return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrNotExist}
+// FileChange is one file that differs between two commits.
+type FileChange struct {
+	Path   string
+	Status string // added, removed or modified (renames are a removal and an addition)
+	// SHA is the blob at the newer commit ("" when removed).
+	SHA string
 }
 
-func (t *Tree) stat(name string) fs.FileInfo {
-	if _, ok := t.dirs[name]; ok {
-		return info{name: path.Base(name), mode: fs.ModeDir | 0o755}
-	}
-	if e, ok := t.files[name]; ok {
-		return info{name: path.Base(name), size: e.size, mode: fileMode(e)}
-	}
-	return nil
-}
-
-func (t *Tree) read(name string, e entry) ([]byte, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if data, ok := t.cache[e.oid]; ok {
-		return data, nil
-	}
-	data, err := t.repo.git(t.ctx, "cat-file", "blob", e.oid)
+// Diff lists the files that differ between two commits.
+func (r *Repo) Diff(ctx context.Context, from, to string) ([]FileChange, error) {
+	out, err := r.git(ctx, "diff", "--raw", "--no-renames", "--no-abbrev", "-z", from, to, "--")
 	if err != nil {
-		return nil, fmt.Errorf("reading %s at %s: %w", name, t.commit, err)
+		return nil, fmt.Errorf("listing files changed between %s and %s: %w", from, to, err)
 	}
-	if t.cache == nil {
-		t.cache = map[string][]byte{}
+	parts := strings.Split(string(out), "\x00")
+	var changes []FileChange
+	for i := 0; i+1 < len(parts); i += 2 {
+		f := strings.Fields(parts[i])
+		if len(f) < 5 {
+			return nil, fmt.Errorf("listing files changed between %s and %s: unexpected line %q", from, to, parts[i])
+		}
+		c := FileChange{Path: parts[i+1], SHA: f[3], Status: "modified"}
+		switch f[4][0] {
+		case 'A':
+			c.Status = "added"
+		case 'D':
+			c.Status, c.SHA = "removed", ""
+		}
+		changes = append(changes, c)
 	}
-	t.cache[e.oid] = data
-	return data, nil
-}
-
-func fileMode(e entry) fs.FileMode {
-	if e.exec {
-		return 0o755
-	}
-	return 0o644
-}
-
-type info struct {
-	name string
-	size int64
-	mode fs.FileMode
-}
-
-func (i info) Name() string       { return i.name }
-func (i info) Size() int64        { return i.size }
-func (i info) Mode() fs.FileMode  { return i.mode }
-func (i info) ModTime() time.Time { return time.Time{} }
-func (i info) IsDir() bool        { return i.mode.IsDir() }
-func (i info) Sys() any           { return nil }
-
-type file struct {
-	info info
-	r    *bytes.Reader
-}
-
-func (f *file) Stat() (fs.FileInfo, error) { return f.info, nil }
-func (f *file) Read(p []byte) (int, error) { return f.r.Read(p) }
-func (f *file) Close() error               { return nil }
-
-type dirFile struct {
-	t    *Tree
-	name string
-	pos  int
-}
-
-func (d *dirFile) Stat() (fs.FileInfo, error) { return d.t.stat(d.name), nil }
-func (d *dirFile) Read([]byte) (int, error) {
-	return 0, &fs.PathError{Op: "read", Path: d.name, Err: errors.New("is a directory")}
-}
-func (d *dirFile) Close() error { return nil }
-
-// ReadDir implements fs.ReadDirFile.
-func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
-	all, _ := d.t.ReadDir(d.name)
-	rest := all[d.pos:]
-	if n <= 0 {
-		d.pos = len(all)
-		return rest, nil
-	}
-	if len(rest) == 0 {
-		return nil, io.EOF
-	}
-	if n > len(rest) {
-		n = len(rest)
-	}
-	d.pos += n
-	return rest[:n], nil
+	return changes, nil
 }

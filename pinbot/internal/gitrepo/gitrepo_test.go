@@ -2,9 +2,7 @@ package gitrepo_test
 
 import (
 	"context"
-	"io/fs"
 	"testing"
-	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -55,19 +53,32 @@ func TestRepo(t *testing.T) {
 	if diff := cmp.Diff([]string{"change c\n\nwith a body"}, msgs); diff != "" {
 		t.Errorf("Messages() mismatch (-want +got):\n%s", diff)
 	}
-	tree, err := r.Tree(ctx, head)
+	entries, err := r.ListTree(ctx, head)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := fstest.TestFS(tree, "README.md", "a/b/c.txt", "new.txt"); err != nil {
+	byPath := map[string]gitrepo.TreeEntry{}
+	for _, e := range entries {
+		byPath[e.Path] = e
+	}
+	if byPath["a"].Type != "tree" || byPath["a/b/c.txt"].Type != "blob" || byPath["a/b/c.txt"].Size != 3 {
+		t.Errorf("ListTree() = %+v, want folder a and blob a/b/c.txt of 3 bytes", entries)
+	}
+	if _, ok := byPath["a/d.txt"]; ok {
+		t.Errorf("a/d.txt listed at head, want removed")
+	}
+	blobs, err := r.ReadBlobs(ctx, []string{byPath["a/b/c.txt"].SHA, byPath["new.txt"].SHA})
+	if err != nil || string(blobs[byPath["a/b/c.txt"].SHA]) != "c2\n" || len(blobs) != 2 {
+		t.Errorf("ReadBlobs() = %q, %v, want c2 and new.txt", blobs, err)
+	}
+	changes, err := r.Diff(ctx, mb, head)
+	if err != nil {
 		t.Fatal(err)
 	}
-	data, err := fs.ReadFile(tree, "a/b/c.txt")
-	if err != nil || string(data) != "c2\n" {
-		t.Errorf("ReadFile(a/b/c.txt) = %q, %v, want c2", data, err)
-	}
-	if _, err := fs.Stat(tree, "a/d.txt"); err == nil {
-		t.Errorf("a/d.txt exists at head, want removed")
+	want := []gitrepo.FileChange{{Path: "a/b/c.txt", Status: "modified", SHA: byPath["a/b/c.txt"].SHA}, {Path: "a/d.txt", Status: "removed"},
+		{Path: "new.txt", Status: "added", SHA: byPath["new.txt"].SHA}}
+	if diff := cmp.Diff(want, changes); diff != "" {
+		t.Errorf("Diff() mismatch (-want +got):\n%s", diff)
 	}
 	if _, err := r.Resolve(ctx, "no-such-branch"); err == nil {
 		t.Errorf("Resolve(no-such-branch) succeeded")

@@ -42,6 +42,8 @@ type Report struct {
 	Samples []memcheck.Sample `json:"samples"`
 	// ReadErrors counts reads that failed and were skipped.
 	ReadErrors int `json:"read_errors"`
+	// Pods are the pods a Kubernetes source (--pod, --selector) sampled.
+	Pods []Pod `json:"pods,omitempty"`
 	// Base is the earlier run this one was compared with (--baseline);
 	// Verdict.Baseline holds the comparison.
 	Base *Base `json:"base,omitempty"`
@@ -163,4 +165,26 @@ func Write(dir string, r Report) error {
 		}
 	}
 	return nil
+}
+
+// Pod is a pod a Kubernetes source sampled.
+type Pod struct {
+	Namespace string `json:"namespace"`
+	Name      string `json:"name"`
+	UID       string `json:"uid"`
+	Node      string `json:"node"`
+	Container string `json:"container"`
+	// Via is how its working set was read.
+	Via string `json:"via"`
+	// First and Last are the times of its first and last samples.
+	First   time.Time `json:"first"`
+	Last    time.Time `json:"last"`
+	Samples int       `json:"samples"`
+	Peak    int64     `json:"peak"`
+	// RestartsAtStart and Restarts are the container's restartCount when
+	// first and last seen.
+	RestartsAtStart int32 `json:"restarts_at_start"`
+	Restarts        int32 `json:"restarts"`
+	// LastState describes the container's last termination, if any.
+	LastState string `json:"last_state,omitempty"`
 }

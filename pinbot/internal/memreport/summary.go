@@ -49,6 +49,13 @@ func Summary(r Report) string {
 		fmt.Fprintf(&b, "; %d failed reads skipped", r.ReadErrors)
 	}
 	b.WriteString(". Files: `report.json`, `memory.svg`.\n")
+	if len(r.Pods) > 0 {
+		b.WriteString("\n| Pod | Node | Container | Samples | Peak | Restarts | Last state | Read via |\n|---|---|---|---|---|---|---|---|\n")
+		for _, p := range r.Pods {
+			fmt.Fprintf(&b, "| `%s/%s` | %s | %s | %d | %s | %d → %d | %s | %s |\n", p.Namespace, p.Name, p.Node, p.Container, p.Samples,
+				memcheck.FormatBytes(float64(p.Peak)), p.RestartsAtStart, p.Restarts, orNone(p.LastState), p.Via)
+		}
+	}
 	return b.String()
 }
 
@@ -113,6 +120,13 @@ func mark(ok bool) string {
 		return "✅"
 	}
 	return "❌"
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return strings.ReplaceAll(s, "|", "/")
 }
 
 // signed writes a byte figure with an explicit sign.

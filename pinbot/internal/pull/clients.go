@@ -38,7 +38,12 @@ type Clients struct {
 	base *url.URL
 
 	mu      sync.Mutex
-	clients map[int64]*github.Client
+	clients map[int64]*installation
+}
+
+type installation struct {
+	gh       *github.Client
+	download *http.Client
 }
 
 // NewClients checks the configuration and returns a Clients; it makes no
@@ -54,7 +59,7 @@ func NewClients(cfg Config) (*Clients, error) {
 	if _, err := ghinstallation.NewAppsTransport(http.DefaultTransport, cfg.AppID, cfg.PrivateKey); err != nil {
 		return nil, fmt.Errorf("reading the App private key: %w", err)
 	}
-	return &Clients{cfg: cfg, base: u, clients: map[int64]*github.Client{}}, nil
+	return &Clients{cfg: cfg, base: u, clients: map[int64]*installation{}}, nil
 }
 
 // BaseURL is the API base every request goes to.
@@ -62,24 +67,44 @@ func (c *Clients) BaseURL() string { return c.base.String() }
 
 // For returns the client of an installation.
 func (c *Clients) For(installation int64) (*github.Client, error) {
+	in, err := c.get(installation)
+	if err != nil {
+		return nil, err
+	}
+	return in.gh, nil
+}
+
+// Download returns the installation's client for download hosts GitHub
+// redirects to (archives): the same retrying transport, without the
+// installation token, which such URLs carry themselves.
+func (c *Clients) Download(installation int64) (*http.Client, error) {
+	in, err := c.get(installation)
+	if err != nil {
+		return nil, err
+	}
+	return in.download, nil
+}
+
+func (c *Clients) get(id int64) (*installation, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if gh, ok := c.clients[installation]; ok {
-		return gh, nil
+	if in, ok := c.clients[id]; ok {
+		return in, nil
 	}
 	tr := &Transport{Base: c.cfg.Base}
 	if c.cfg.Tune != nil {
 		c.cfg.Tune(tr)
 	}
-	itr, err := ghinstallation.New(tr, c.cfg.AppID, installation, c.cfg.PrivateKey)
+	itr, err := ghinstallation.New(tr, c.cfg.AppID, id, c.cfg.PrivateKey)
 	if err != nil {
-		return nil, fmt.Errorf("creating the token source of installation %d: %w", installation, err)
+		return nil, fmt.Errorf("creating the token source of installation %d: %w", id, err)
 	}
 	itr.BaseURL = strings.TrimSuffix(c.base.String(), "/")
 	gh := github.NewClient(&http.Client{Transport: itr})
 	base := *c.base
 	gh.BaseURL = &base
 	gh.UploadURL = &base
-	c.clients[installation] = gh
-	return gh, nil
+	in := &installation{gh: gh, download: &http.Client{Transport: tr}}
+	c.clients[id] = in
+	return in, nil
 }

@@ -3,6 +3,10 @@ package pull_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,13 +18,18 @@ import (
 
 func setup(t *testing.T, maxWait time.Duration) (*githubtest.Server, *github.Client, int) {
 	t.Helper()
+	return setupTuned(t, func(tr *pull.Transport) { tr.Backoff = time.Millisecond; tr.MaxWait = maxWait })
+}
+
+func setupTuned(t *testing.T, tune func(*pull.Transport)) (*githubtest.Server, *github.Client, int) {
+	t.Helper()
 	sim := githubtest.New(t, githubtest.Options{})
 	r := sim.CreateRepo("acme", "op", false)
 	r.Commit("main", "", map[string]string{"requirements.txt": "kopf==1.40.1\n"}, "init", githubtest.Author{})
 	r.Commit("bump", "main", map[string]string{"requirements.txt": "kopf==1.42.0\n"}, "bump", githubtest.Dependabot)
 	n, _ := r.OpenPR(githubtest.PROptions{Head: "bump", User: githubtest.DependabotUser})
 	cs, err := pull.NewClients(pull.Config{BaseURL: sim.EnterpriseURL(), AppID: sim.App().ID, PrivateKey: sim.PrivateKeyPEM(),
-		Tune: func(tr *pull.Transport) { tr.Backoff = time.Millisecond; tr.MaxWait = maxWait }})
+		Tune: tune})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,17 +114,17 @@ func TestRetries(t *testing.T) {
 		sim, gh, n := setup(t, 500*time.Millisecond)
 		sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, Exhausted: true, ResetIn: time.Hour})
 		_, _, err := gh.PullRequests.Get(ctx, "acme", "op", n)
-		var rl *github.RateLimitError
-		if !errors.As(err, &rl) {
-			t.Fatalf("err = %v, want the primary rate limit error", err)
+		var rl *pull.RateLimitError
+		if !errors.As(err, &rl) || rl.Secondary || time.Until(rl.Until) < 59*time.Minute {
+			t.Fatalf("err = %v, want the primary rate limit error with the reset", err)
 		}
 	})
 	t.Run("Retry-After beyond MaxWait fails", func(t *testing.T) {
 		sim, gh, n := setup(t, 500*time.Millisecond)
 		sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, RetryAfter: 3600})
 		_, _, err := gh.PullRequests.Get(ctx, "acme", "op", n)
-		var abuse *github.AbuseRateLimitError
-		if !errors.As(err, &abuse) {
+		var rl *pull.RateLimitError
+		if !errors.As(err, &rl) || !rl.Secondary {
 			t.Fatalf("err = %v, want the secondary rate limit error", err)
 		}
 	})
@@ -127,5 +136,139 @@ func TestNewClientsRejectsBadConfig(t *testing.T) {
 	}
 	if _, err := pull.NewClients(pull.Config{BaseURL: "https://api.github.com/", AppID: 1, PrivateKey: []byte("not a key")}); err == nil {
 		t.Error("garbage key accepted")
+	}
+}
+
+// clock is a fake clock: Sleep advances it instead of waiting.
+type clock struct {
+	mu     sync.Mutex
+	now    time.Time
+	sleeps []time.Duration
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Sleep(_ context.Context, d time.Duration) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sleeps = append(c.sleeps, d)
+	c.now = c.now.Add(d)
+	return nil
+}
+
+// TestSecondaryLimitWithoutRetryAfter: GitHub asks to wait at least a
+// minute when a secondary limit comes without Retry-After; the wait is on
+// an injected clock, so the test does not sleep.
+func TestSecondaryLimitWithoutRetryAfter(t *testing.T) {
+	clk := &clock{now: time.Now()}
+	sim, gh, n := setupTuned(t, func(tr *pull.Transport) { tr.Sleep, tr.Now, tr.Backoff = clk.Sleep, clk.Now, time.Millisecond })
+	f := sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, Secondary: true, Times: 1})
+	if _, _, err := gh.PullRequests.Get(context.Background(), "acme", "op", n); err != nil {
+		t.Fatalf("after the wait: %v", err)
+	}
+	if sim.Hits(f) != 1 || len(clk.sleeps) != 1 || clk.sleeps[0] < time.Minute {
+		t.Errorf("fault hits %d, sleeps %v; want one wait of at least a minute, then the answer", sim.Hits(f), clk.sleeps)
+	}
+}
+
+// TestPermission403IsNotRetried: a 403 whose body is not GitHub's secondary
+// limit message is a refusal, not a limit.
+func TestPermission403IsNotRetried(t *testing.T) {
+	clk := &clock{now: time.Now()}
+	sim, gh, n := setupTuned(t, func(tr *pull.Transport) { tr.Sleep, tr.Now = clk.Sleep, clk.Now })
+	f := sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, Times: 1})
+	if _, _, err := gh.PullRequests.Get(context.Background(), "acme", "op", n); err == nil {
+		t.Fatal("a 403 refusal succeeded")
+	}
+	if sim.Hits(f) != 1 || len(clk.sleeps) != 0 {
+		t.Errorf("hits %d, sleeps %v; want one request and no wait", sim.Hits(f), clk.sleeps)
+	}
+}
+
+// TestWaitPastDeadlineGivesUp: a rate-limit wait longer than the request's
+// deadline (the evaluation budget) fails at once, saying until when.
+func TestWaitPastDeadlineGivesUp(t *testing.T) {
+	clk := &clock{now: time.Now()}
+	sim, gh, n := setupTuned(t, func(tr *pull.Transport) { tr.Sleep, tr.Now = clk.Sleep, clk.Now })
+	sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, Secondary: true, Times: 1})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	_, _, err := gh.PullRequests.Get(ctx, "acme", "op", n)
+	var rl *pull.RateLimitError
+	if !errors.As(err, &rl) || !rl.Secondary || rl.Until.Sub(clk.Now()) < time.Minute {
+		t.Fatalf("err = %v, want a secondary rate limit error a minute ahead", err)
+	}
+	if len(clk.sleeps) != 0 {
+		t.Errorf("slept %v although the wait exceeds the deadline", clk.sleeps)
+	}
+}
+
+// TestTokenRequestRetried: the installation token POST writes nothing, so
+// a 5xx answer to it is retried.
+func TestTokenRequestRetried(t *testing.T) {
+	sim, gh, n := setup(t, time.Second)
+	f := sim.Fail(githubtest.Fault{Method: "POST", Path: "/access_tokens", Status: 502, Times: 2})
+	if _, _, err := gh.PullRequests.Get(context.Background(), "acme", "op", n); err != nil {
+		t.Fatalf("with two failing token requests: %v", err)
+	}
+	if sim.Hits(f) != 2 || sim.Stats().TokenRequests != 1 {
+		t.Errorf("fault hits %d, tokens issued %d; want 2 and 1", sim.Hits(f), sim.Stats().TokenRequests)
+	}
+}
+
+// overlap is a transport recording how many writes are in flight at once
+// and when each started.
+type overlap struct {
+	mu       sync.Mutex
+	inflight int
+	max      int
+	starts   []time.Time
+}
+
+func (o *overlap) RoundTrip(r *http.Request) (*http.Response, error) {
+	write := r.Method != http.MethodGet && !strings.HasSuffix(r.URL.Path, "/access_tokens")
+	if write {
+		o.mu.Lock()
+		o.inflight++
+		o.max = max(o.max, o.inflight)
+		o.starts = append(o.starts, time.Now())
+		o.mu.Unlock()
+		defer func() { o.mu.Lock(); o.inflight--; o.mu.Unlock() }()
+	}
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestWritesSerializedAndPaced: eight comments written at once through one
+// installation reach GitHub one at a time, WriteInterval apart.
+func TestWritesSerializedAndPaced(t *testing.T) {
+	o := &overlap{}
+	const interval = 40 * time.Millisecond
+	sim, gh, n := setupTuned(t, func(tr *pull.Transport) { tr.Base, tr.WriteInterval = o, interval })
+	sim.Fail(githubtest.Fault{Method: "POST", Path: "/comments", Delay: 20 * time.Millisecond})
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, _, err := gh.Issues.CreateComment(context.Background(), "acme", "op", n, &github.IssueComment{Body: github.String(fmt.Sprint(i))}); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if o.max != 1 {
+		t.Errorf("%d writes in flight at once, want 1", o.max)
+	}
+	for i := 1; i < len(o.starts); i++ {
+		if gap := o.starts[i].Sub(o.starts[i-1]); gap < interval {
+			t.Errorf("write %d started %v after the previous one, want at least %v", i, gap, interval)
+		}
+	}
+	if len(o.starts) != 8 {
+		t.Errorf("%d writes, want 8", len(o.starts))
 	}
 }

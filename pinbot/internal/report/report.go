@@ -1,8 +1,9 @@
 // Package report writes pinbot's decision to GitHub: the "pinbot" check run
-// on the head commit, the one comment (found again by its hidden marker and
-// by pinbot's own authorship, then updated in place) and, for bot pull
-// requests that are blocked, the close. It looks up what exists before every
-// write, which is what keeps several replicas from duplicating a comment.
+// on the head commit, the one comment (pinbot's own, found by its hidden
+// marker and authorship, then updated in place) and, for bot pull requests
+// that are blocked, the close. It writes only what changed, and looks up
+// what exists only when the evaluation's reads and pinbot's memory do not
+// already say (ADR 0224).
 package report
 
 import (
@@ -14,6 +15,8 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/render"
+	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
 
 // CheckName is the name of pinbot's check run; branch protection requires it.
@@ -34,92 +37,124 @@ type Decision struct {
 	Number      int
 	HeadSHA     string
 	Result      enforce.Result
-	// Comment is the rendered comment (with enforce.Marker).
+	// Comment is the rendered comment (with render.Marker).
 	Comment string
+	// Known is what is already known of pinbot's own writes.
+	Known Known
+}
+
+// Known is what an evaluation already knows of pinbot's writes on a pull
+// request, from its reads or pinbot's memory. Apply looks up only what is
+// not known.
+type Known struct {
+	// CheckRunKnown says CheckRun is pinbot's latest check run on the head
+	// (nil: there is none).
+	CheckRunKnown bool
+	CheckRun      *source.CheckRun
+	// CommentID and CommentBody are pinbot's comment, when known.
+	CommentID   int64
+	CommentBody string
+	// NoComment says the pull request has no pinbot comment (GitHub counts
+	// no comment on it at all).
+	NoComment bool
+	// Open says the pull request is open with HeadSHA as its head.
+	Open bool
 }
 
 // Actions says what Apply wrote, for logs and tests.
 type Actions struct {
-	CheckRun string // "created" or "updated"
+	CheckRun string // "created", "updated" or "unchanged"
 	Comment  string // "", "created", "updated" or "unchanged"
 	Closed   bool
 }
 
 // Apply writes the check run, then the comment, then closes. The close
 // comes last and only after the comment was written, so that a closed pull
-// request always says why; an Error verdict never comments nor closes.
-func (r *Reporter) Apply(ctx context.Context, d Decision) (Actions, error) {
+// request always says why; an Error verdict never comments nor closes. It
+// returns what is known after the writes.
+func (r *Reporter) Apply(ctx context.Context, d Decision) (Actions, Known, error) {
 	var a Actions
 	var err error
-	if a.CheckRun, err = r.checkRun(ctx, d); err != nil {
-		return a, err
+	k := d.Known
+	if a.CheckRun, err = r.checkRun(ctx, d, &k); err != nil {
+		return a, k, err
 	}
 	res := d.Result
 	if res.Verdict == enforce.Error || res.Ignored || !res.Comment {
-		return a, nil
+		return a, k, nil
 	}
 	create := res.Verdict == enforce.Block
-	if a.Comment, err = r.comment(ctx, d, create); err != nil {
-		return a, err
+	if a.Comment, err = r.comment(ctx, d, create, &k); err != nil {
+		return a, k, err
 	}
-	if res.Close && res.Verdict == enforce.Block {
-		pr, _, err := r.GH.PullRequests.Get(ctx, d.Owner, d.Repo, d.Number)
-		if err != nil {
-			return a, fmt.Errorf("re-reading %s/%s#%d before closing: %w", d.Owner, d.Repo, d.Number, err)
+	if res.Close && res.Verdict == enforce.Block && k.Open {
+		if _, _, err := r.GH.PullRequests.Edit(ctx, d.Owner, d.Repo, d.Number, &github.PullRequest{State: github.String("closed")}); err != nil {
+			return a, k, fmt.Errorf("closing %s/%s#%d: %w", d.Owner, d.Repo, d.Number, err)
 		}
-		if pr.GetState() == "open" && pr.GetHead().GetSHA() == d.HeadSHA {
-			if _, _, err := r.GH.PullRequests.Edit(ctx, d.Owner, d.Repo, d.Number, &github.PullRequest{State: github.String("closed")}); err != nil {
-				return a, fmt.Errorf("closing %s/%s#%d: %w", d.Owner, d.Repo, d.Number, err)
-			}
-			a.Closed = true
-		}
+		a.Closed, k.Open = true, false
 	}
-	return a, nil
+	return a, k, nil
 }
 
-// checkRun creates pinbot's check run on the head commit or updates the one
-// pinbot already made there.
-func (r *Reporter) checkRun(ctx context.Context, d Decision) (string, error) {
-	res, _, err := r.GH.Checks.ListCheckRunsForRef(ctx, d.Owner, d.Repo, d.HeadSHA, &github.ListCheckRunsOptions{
-		CheckName: github.String(CheckName), AppID: github.Int64(r.AppID),
-	})
-	if err != nil {
-		return "", fmt.Errorf("looking up the %s check run on %s: %w", CheckName, d.HeadSHA, err)
+// checkRun creates pinbot's check run on the head commit, or updates the
+// one pinbot already made there when its content changes.
+func (r *Reporter) checkRun(ctx context.Context, d Decision, k *Known) (string, error) {
+	if !k.CheckRunKnown {
+		res, _, err := r.GH.Checks.ListCheckRunsForRef(ctx, d.Owner, d.Repo, d.HeadSHA, &github.ListCheckRunsOptions{
+			CheckName: github.String(CheckName), AppID: github.Int64(r.AppID),
+		})
+		if err != nil {
+			return "", fmt.Errorf("looking up the %s check run on %s: %w", CheckName, d.HeadSHA, err)
+		}
+		for _, cr := range res.CheckRuns {
+			if cr.GetApp().GetID() == r.AppID && (k.CheckRun == nil || cr.GetID() > k.CheckRun.ID) {
+				k.CheckRun = &source.CheckRun{ID: cr.GetID(), Status: cr.GetStatus(), Conclusion: cr.GetConclusion(),
+					Title: cr.GetOutput().GetTitle(), Summary: cr.GetOutput().GetSummary()}
+			}
+		}
+		k.CheckRunKnown = true
 	}
-	title, summary := Summary(d.Result)
-	out := &github.CheckRunOutput{Title: github.String(clip(title, 1000)), Summary: github.String(clip(summary, maxText))}
+	title, summary := render.Summary(d.Result)
+	title, summary = clip(title, 1000), clip(summary, maxText)
 	status, conclusion := "completed", d.Result.Verdict.Conclusion()
 	if d.Result.Ignored {
 		conclusion = "neutral"
 	}
-	var existing *github.CheckRun
-	for _, cr := range res.CheckRuns {
-		if cr.GetApp().GetID() == r.AppID && (existing == nil || cr.GetID() > existing.GetID()) {
-			existing = cr
-		}
+	if conclusion == "" {
+		status = "in_progress"
 	}
-	if existing == nil {
-		opt := github.CreateCheckRunOptions{Name: CheckName, HeadSHA: d.HeadSHA, Output: out}
+	want := &source.CheckRun{Status: status, Conclusion: conclusion, Title: title, Summary: summary}
+	out := &github.CheckRunOutput{Title: github.String(title), Summary: github.String(summary)}
+	if old := k.CheckRun; old != nil {
+		if old.Status == want.Status && old.Conclusion == want.Conclusion && old.Title == want.Title && old.Summary == want.Summary {
+			return "unchanged", nil
+		}
+		opt := github.UpdateCheckRunOptions{Name: CheckName, Output: out}
 		if conclusion == "" {
 			opt.Status = github.String("in_progress")
 		} else {
-			opt.Status, opt.Conclusion = github.String(status), github.String(conclusion)
+			opt.Conclusion = github.String(conclusion)
 		}
-		if _, _, err := r.GH.Checks.CreateCheckRun(ctx, d.Owner, d.Repo, opt); err != nil {
-			return "", fmt.Errorf("creating the %s check run on %s: %w", CheckName, d.HeadSHA, err)
+		if _, _, err := r.GH.Checks.UpdateCheckRun(ctx, d.Owner, d.Repo, old.ID, opt); err != nil {
+			return "", fmt.Errorf("updating check run %d: %w", old.ID, err)
 		}
-		return "created", nil
+		want.ID = old.ID
+		k.CheckRun = want
+		return "updated", nil
 	}
-	opt := github.UpdateCheckRunOptions{Name: CheckName, Output: out}
+	opt := github.CreateCheckRunOptions{Name: CheckName, HeadSHA: d.HeadSHA, Output: out}
 	if conclusion == "" {
 		opt.Status = github.String("in_progress")
 	} else {
-		opt.Conclusion = github.String(conclusion)
+		opt.Status, opt.Conclusion = github.String(status), github.String(conclusion)
 	}
-	if _, _, err := r.GH.Checks.UpdateCheckRun(ctx, d.Owner, d.Repo, existing.GetID(), opt); err != nil {
-		return "", fmt.Errorf("updating check run %d: %w", existing.GetID(), err)
+	cr, _, err := r.GH.Checks.CreateCheckRun(ctx, d.Owner, d.Repo, opt)
+	if err != nil {
+		return "", fmt.Errorf("creating the %s check run on %s: %w", CheckName, d.HeadSHA, err)
 	}
-	return "updated", nil
+	want.ID = cr.GetID()
+	k.CheckRun = want
+	return "created", nil
 }
 
 // maxText keeps check run summaries and comments under GitHub's 65,535
@@ -139,24 +174,34 @@ func clip(s string, n int) string {
 }
 
 // comment updates pinbot's comment, or creates it when create is set.
-func (r *Reporter) comment(ctx context.Context, d Decision, create bool) (string, error) {
-	d.Comment = clip(d.Comment, maxText)
-	own, err := r.Find(ctx, d.Owner, d.Repo, d.Number)
-	if err != nil {
-		return "", err
+func (r *Reporter) comment(ctx context.Context, d Decision, create bool, k *Known) (string, error) {
+	body := clip(d.Comment, maxText)
+	if k.CommentID == 0 && !k.NoComment {
+		own, err := r.Find(ctx, d.Owner, d.Repo, d.Number)
+		if err != nil {
+			return "", err
+		}
+		if own == nil {
+			k.NoComment = true
+		} else {
+			k.CommentID, k.CommentBody = own.GetID(), own.GetBody()
+		}
 	}
 	switch {
-	case own != nil && own.GetBody() == d.Comment:
+	case k.CommentID != 0 && k.CommentBody == body:
 		return "unchanged", nil
-	case own != nil:
-		if _, _, err := r.GH.Issues.EditComment(ctx, d.Owner, d.Repo, own.GetID(), &github.IssueComment{Body: github.String(d.Comment)}); err != nil {
-			return "", fmt.Errorf("updating comment %d: %w", own.GetID(), err)
+	case k.CommentID != 0:
+		if _, _, err := r.GH.Issues.EditComment(ctx, d.Owner, d.Repo, k.CommentID, &github.IssueComment{Body: github.String(body)}); err != nil {
+			return "", fmt.Errorf("updating comment %d: %w", k.CommentID, err)
 		}
+		k.CommentBody = body
 		return "updated", nil
 	case create:
-		if _, _, err := r.GH.Issues.CreateComment(ctx, d.Owner, d.Repo, d.Number, &github.IssueComment{Body: github.String(d.Comment)}); err != nil {
+		c, _, err := r.GH.Issues.CreateComment(ctx, d.Owner, d.Repo, d.Number, &github.IssueComment{Body: github.String(body)})
+		if err != nil {
 			return "", fmt.Errorf("commenting on %s/%s#%d: %w", d.Owner, d.Repo, d.Number, err)
 		}
+		k.CommentID, k.CommentBody, k.NoComment = c.GetID(), body, false
 		return "created", nil
 	}
 	return "", nil
@@ -172,7 +217,7 @@ func (r *Reporter) Find(ctx context.Context, owner, repo string, number int) (*g
 			return nil, fmt.Errorf("listing the comments of %s/%s#%d: %w", owner, repo, number, err)
 		}
 		for _, c := range cs {
-			if strings.HasPrefix(c.GetBody(), enforce.Marker) && c.GetUser().GetLogin() == r.AppSlug+"[bot]" && c.GetUser().GetType() == "Bot" {
+			if strings.HasPrefix(c.GetBody(), render.Marker) && c.GetUser().GetLogin() == r.AppSlug+"[bot]" && c.GetUser().GetType() == "Bot" {
 				return c, nil
 			}
 		}
@@ -181,71 +226,4 @@ func (r *Reporter) Find(ctx context.Context, owner, repo string, number int) (*g
 		}
 		opt.Page = resp.NextPage
 	}
-}
-
-// Summary renders the check run's title and summary: the verdict, each pin
-// with its ADR, pinned and attempted version, and what could not be read.
-func Summary(res enforce.Result) (title, summary string) {
-	var b strings.Builder
-	switch res.Verdict {
-	case enforce.NotApplicable:
-		title = "No pinned dependency moves"
-	case enforce.Allow:
-		title = "Pinned upgrade verified"
-	case enforce.Pending:
-		title = "Waiting for verification"
-	case enforce.Block:
-		title = "Pinned dependency moved without verification"
-	default:
-		title = "Could not decide: " + firstLine(res.Errors)
-	}
-	if res.Ignored {
-		title = "Ignored: pull requests by people are not checked here"
-	}
-	for _, reason := range res.Reasons {
-		fmt.Fprintf(&b, "%s\n", reason)
-	}
-	if len(res.Errors) > 0 {
-		b.WriteString("\nCould not read:\n")
-		for _, e := range res.Errors {
-			fmt.Fprintf(&b, "- %s\n", e)
-		}
-	}
-	if len(res.Pins) > 0 {
-		b.WriteString("\n| Package | ADR | Pinned | Attempted | Verdict | Verification |\n|---|---|---|---|---|---|\n")
-		for _, p := range res.Pins {
-			var checks []string
-			for _, c := range p.Checks {
-				checks = append(checks, fmt.Sprintf("%s: %s", c.Name, c.State))
-			}
-			attempted := p.Change.New
-			if attempted == "" {
-				attempted = "(removed)"
-			}
-			fmt.Fprintf(&b, "| `%s` | %s | `%s` | `%s` | %s | %s |\n", p.Pin.Package, cite(p), p.Pin.Version, attempted, p.Verdict, strings.Join(checks, ", "))
-		}
-	}
-	for _, w := range res.Warnings {
-		fmt.Fprintf(&b, "\nWarning: %s", w)
-	}
-	return title, strings.TrimSpace(b.String())
-}
-
-func cite(p enforce.PinResult) string {
-	s := p.Pin.Source
-	if s.Number > 0 {
-		return fmt.Sprintf("ADR %d: %s", s.Number, s.Title)
-	}
-	return s.Path
-}
-
-func firstLine(ss []string) string {
-	if len(ss) == 0 {
-		return "unknown"
-	}
-	s, _, _ := strings.Cut(ss[0], "\n")
-	if len(s) > 120 {
-		s = s[:120] + "…"
-	}
-	return s
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 )
 
@@ -24,7 +25,7 @@ func TestApply(t *testing.T) {
 	r.Commit("bump", "main", map[string]string{"a": "2"}, "bump", githubtest.Dependabot)
 	n, _ := r.OpenPR(githubtest.PROptions{Head: "bump", User: githubtest.DependabotUser})
 	// Anyone can paste the marker: this comment is not pinbot's.
-	r.IssueComment(n, githubtest.User{Login: "mallory", ID: 5}, enforce.Marker+"\nfake")
+	r.IssueComment(n, githubtest.User{Login: "mallory", ID: 5}, render.Marker+"\nfake")
 
 	itr, err := ghinstallation.New(http.DefaultTransport, sim.App().ID, sim.InstallationID(), sim.PrivateKeyPEM())
 	if err != nil {
@@ -45,14 +46,18 @@ func TestApply(t *testing.T) {
 		check   string
 	}{
 		{"error: failing check only", enforce.Result{Verdict: enforce.Error, Errors: []string{"reading uv.lock: boom"}}, "", report.Actions{CheckRun: "created"}, "open", "failure"},
-		{"pending: no new comment", enforce.Result{Verdict: enforce.Pending, Comment: true}, enforce.Marker + "\npending", report.Actions{CheckRun: "updated"}, "open", "in_progress"},
-		{"block without close", enforce.Result{Verdict: enforce.Block, Comment: true}, enforce.Marker + "\nblocked", report.Actions{CheckRun: "updated", Comment: "created"}, "open", "failure"},
-		{"same block again", enforce.Result{Verdict: enforce.Block, Comment: true}, enforce.Marker + "\nblocked", report.Actions{CheckRun: "updated", Comment: "unchanged"}, "open", "failure"},
-		{"block and close", enforce.Result{Verdict: enforce.Block, Comment: true, Close: true}, enforce.Marker + "\nclosed", report.Actions{CheckRun: "updated", Comment: "updated", Closed: true}, "closed", "failure"},
+		{"pending: no new comment", enforce.Result{Verdict: enforce.Pending, Comment: true}, render.Marker + "\npending", report.Actions{CheckRun: "updated"}, "open", "in_progress"},
+		{"block without close", enforce.Result{Verdict: enforce.Block, Comment: true}, render.Marker + "\nblocked", report.Actions{CheckRun: "updated", Comment: "created"}, "open", "failure"},
+		{"same block again: nothing written", enforce.Result{Verdict: enforce.Block, Comment: true}, render.Marker + "\nblocked", report.Actions{CheckRun: "unchanged", Comment: "unchanged"}, "open", "failure"},
+		{"block and close", enforce.Result{Verdict: enforce.Block, Comment: true, Close: true}, render.Marker + "\nclosed", report.Actions{CheckRun: "unchanged", Comment: "updated", Closed: true}, "closed", "failure"},
 	}
+	// Nothing known at first: Apply looks the check run and comment up
+	// once, then carries what it wrote from step to step.
+	d.Known = report.Known{Open: true}
 	for _, s := range steps {
 		d.Result, d.Comment = s.result, s.comment
-		got, err := rep.Apply(ctx, d)
+		got, known, err := rep.Apply(ctx, d)
+		d.Known = known
 		if err != nil {
 			t.Fatalf("%s: %v", s.name, err)
 		}
@@ -71,11 +76,17 @@ func TestApply(t *testing.T) {
 			t.Errorf("%s: check runs %+v, want one %s", s.name, runs, s.check)
 		}
 	}
+	// A fresh replica knows nothing, finds pinbot's own check run and
+	// comment (not mallory's), and writes nothing new.
+	d.Known = report.Known{}
+	if got, _, err := rep.Apply(ctx, d); err != nil || got != (report.Actions{CheckRun: "unchanged", Comment: "unchanged"}) {
+		t.Errorf("fresh replica: actions %+v, %v; want nothing written", got, err)
+	}
 	var authors []string
 	for _, c := range r.Comments(n) {
 		authors = append(authors, c.Author+": "+c.Body)
 	}
-	if diff := cmp.Diff([]string{"mallory: " + enforce.Marker + "\nfake", "pinbot[bot]: " + enforce.Marker + "\nclosed"}, authors); diff != "" {
+	if diff := cmp.Diff([]string{"mallory: " + render.Marker + "\nfake", "pinbot[bot]: " + render.Marker + "\nclosed"}, authors); diff != "" {
 		t.Errorf("comments (-want +got):\n%s", diff)
 	}
 }
@@ -98,7 +109,7 @@ func TestLongSummaryIsClipped(t *testing.T) {
 	for i := 0; i < 3000; i++ {
 		res.Errors = append(res.Errors, "reading a very long list of manifests: boom ✗")
 	}
-	if _, err := rep.Apply(context.Background(), report.Decision{Owner: "acme", Repo: "op", Number: 1, HeadSHA: sha, Result: res}); err != nil {
+	if _, _, err := rep.Apply(context.Background(), report.Decision{Owner: "acme", Repo: "op", Number: 1, HeadSHA: sha, Result: res}); err != nil {
 		t.Fatalf("Apply with a long summary: %v", err)
 	}
 	runs := r.CheckRuns(sha, report.CheckName)

@@ -103,3 +103,81 @@ func TestLoopStopAndCancel(t *testing.T) {
 		t.Error("Run without interval and duration did not fail")
 	}
 }
+
+// stamped is a Stamped source that refreshes every refresh readings, like
+// a kubelet read more often than it refreshes, then fails with its err
+// after stopAfter readings (if set).
+type stamped struct {
+	t0        time.Time
+	n         int
+	refresh   int
+	gapAt     int // readings at [gapAt, gapAt+3) answer ErrNoSample
+	stopAfter int
+	err       error
+}
+
+func (s *stamped) Read(ctx context.Context) (int64, error) {
+	x, err := s.ReadSample(ctx)
+	return x.Bytes, err
+}
+
+func (s *stamped) ReadSample(context.Context) (memcheck.Sample, error) {
+	s.n++
+	if s.stopAfter > 0 && s.n > s.stopAfter {
+		return memcheck.Sample{}, s.err
+	}
+	if s.gapAt > 0 && s.n >= s.gapAt && s.n < s.gapAt+3 {
+		return memcheck.Sample{}, fmt.Errorf("waiting: %w", ErrNoSample)
+	}
+	tick := (s.n - 1) / s.refresh
+	return memcheck.Sample{Time: s.t0.Add(time.Duration(tick) * time.Second), Bytes: int64(tick) << 20}, nil
+}
+
+func (s *stamped) String() string { return "stamped" }
+
+func TestLoopStamped(t *testing.T) {
+	t0 := time.Date(2026, 12, 2, 10, 0, 0, 0, time.UTC)
+	clock := t0
+	now := func() time.Time { clock = clock.Add(2 * time.Millisecond); return clock }
+	run := func(src *stamped) ([]memcheck.Sample, error) {
+		clock = t0
+		var errs int
+		samples, err := Loop{Now: now, Source: src, Interval: 2 * time.Millisecond, Duration: 40 * time.Millisecond, MaxFailures: 2,
+			OnError: func(error) { errs++ }}.Run(context.Background())
+		if errs != 0 {
+			t.Errorf("%d read errors counted; repeats and ErrNoSample are not errors", errs)
+		}
+		return samples, err
+	}
+
+	// Four readings per refresh: one sample per refresh, at the source's times.
+	samples, err := run(&stamped{t0: t0, refresh: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(samples) != 6 { // 21 readings over 40ms, refreshed every 4: ticks 0..5
+		t.Errorf("%d samples, want 6", len(samples))
+	}
+	for i, s := range samples {
+		if !s.Time.Equal(t0.Add(time.Duration(i)*time.Second)) || s.Bytes != int64(i)<<20 {
+			t.Errorf("sample %d: %+v", i, s)
+		}
+	}
+
+	// A gap longer than MaxFailures readings of ErrNoSample does not end the run.
+	samples, err = run(&stamped{t0: t0, refresh: 1, gapAt: 5})
+	if err != nil || len(samples) != 18 {
+		t.Errorf("with a gap: %d samples, %v; want 18 and no error", len(samples), err)
+	}
+
+	// ErrRestarted ends the run at once, with the samples so far.
+	samples, err = run(&stamped{t0: t0, refresh: 1, stopAfter: 3, err: fmt.Errorf("container restarted: %w", ErrRestarted)})
+	if !errors.Is(err, ErrRestarted) || len(samples) != 3 {
+		t.Errorf("restart: %d samples, %v", len(samples), err)
+	}
+
+	// The first reading must be a sample: ErrNoSample then is a failure.
+	if _, err := run(&stamped{t0: t0, refresh: 1, gapAt: 1}); !errors.Is(err, ErrNoSample) {
+		t.Errorf("ErrNoSample on the first reading: %v", err)
+	}
+}

@@ -24,6 +24,25 @@ type Source interface {
 // ErrExited is wrapped by Read errors when the watched process is gone.
 var ErrExited = errors.New("process exited")
 
+// ErrRestarted is wrapped by Read errors when the watched container
+// restarted, was OOM-killed or its pod went away: the run ends there and
+// fails, with the error as its reason.
+var ErrRestarted = errors.New("restarted")
+
+// ErrNoSample is wrapped by Read errors when a source has nothing new to
+// report yet (a replacement pod not yet running); Loop skips the tick
+// without counting a failure. The source bounds how long that may last.
+var ErrNoSample = errors.New("no new sample")
+
+// Stamped is a Source whose readings carry the time they were taken, such
+// as the kubelet's scrape time. Loop records that time, and skips a reading
+// whose time is not after the last sample's: a source that refreshes more
+// slowly than Interval repeats itself.
+type Stamped interface {
+	Source
+	ReadSample(ctx context.Context) (memcheck.Sample, error)
+}
+
 // ErrStopped is returned by Loop.Run when its Stop channel closed before the
 // duration was over.
 var ErrStopped = errors.New("stopped before the end")
@@ -64,12 +83,30 @@ func (l Loop) Run(ctx context.Context) ([]memcheck.Sample, error) {
 	var samples []memcheck.Sample
 	var start, last time.Time
 	failures := 0
+	stamped, _ := l.Source.(Stamped)
 	read := func() error {
-		b, err := l.Source.Read(ctx)
+		var s memcheck.Sample
+		var err error
+		if stamped != nil {
+			s, err = stamped.ReadSample(ctx)
+		} else {
+			s.Bytes, err = l.Source.Read(ctx)
+		}
 		t := now()
 		last = t
+		if s.Time.IsZero() {
+			s.Time = t
+		}
+		if err == nil && len(samples) > 0 && !s.Time.After(samples[len(samples)-1].Time) {
+			// The source has not refreshed since the last sample.
+			return nil
+		}
+		if err != nil && len(samples) > 0 && errors.Is(err, ErrNoSample) {
+			failures = 0
+			return nil
+		}
 		if err != nil {
-			if errors.Is(err, ErrExited) || ctx.Err() != nil {
+			if errors.Is(err, ErrExited) || errors.Is(err, ErrRestarted) || ctx.Err() != nil {
 				return err
 			}
 			failures++
@@ -88,7 +125,6 @@ func (l Loop) Run(ctx context.Context) ([]memcheck.Sample, error) {
 		if len(samples) == 0 {
 			start = t
 		}
-		s := memcheck.Sample{Time: t, Bytes: b}
 		samples = append(samples, s)
 		if l.OnSample != nil {
 			l.OnSample(s, t.Sub(start))

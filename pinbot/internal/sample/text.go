@@ -112,7 +112,10 @@ type Series struct {
 	Name   string
 	Labels map[string]string
 	Value  float64
-	Line   int
+	// Timestamp is the sample's time in milliseconds since the epoch as
+	// the exposition gives it (the kubelet does); zero when absent.
+	Timestamp int64
+	Line      int
 }
 
 // Find reads a Prometheus text exposition (version 0.0.4 or OpenMetrics
@@ -121,6 +124,12 @@ type Series struct {
 // not break the verification; a line that names the selected metric and does
 // not parse is an error naming its line.
 func Find(r io.Reader, sel Selector) (float64, error) {
+	s, err := FindSeries(r, sel)
+	return s.Value, err
+}
+
+// FindSeries is Find returning the whole series, its timestamp included.
+func FindSeries(r io.Reader, sel Selector) (Series, error) {
 	br := bufio.NewReader(r)
 	var found []Series
 	var sameName []Series
@@ -132,7 +141,7 @@ func Find(r io.Reader, sel Selector) (float64, error) {
 			s, ok, perr := parseLine(strings.TrimRight(text, "\r\n"))
 			if perr != nil {
 				if lineNames(text, sel.Name) {
-					return 0, fmt.Errorf("line %d: %w", line, perr)
+					return Series{}, fmt.Errorf("line %d: %w", line, perr)
 				}
 			} else if ok && s.Name == sel.Name {
 				s.Line = line
@@ -146,22 +155,22 @@ func Find(r io.Reader, sel Selector) (float64, error) {
 			break
 		}
 		if err != nil {
-			return 0, fmt.Errorf("reading metrics after line %d: %w", line, err)
+			return Series{}, fmt.Errorf("reading metrics after line %d: %w", line, err)
 		}
 	}
 	switch {
 	case len(found) == 1:
 		v := found[0].Value
 		if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-			return 0, fmt.Errorf("line %d: %s is %v, not a byte count", found[0].Line, sel, v)
+			return Series{}, fmt.Errorf("line %d: %s is %v, not a byte count", found[0].Line, sel, v)
 		}
-		return v, nil
+		return found[0], nil
 	case len(found) > 1:
-		return 0, fmt.Errorf("%s matches %d series (%s); add label matchers to pick one", sel, len(found), labelSets(found))
+		return Series{}, fmt.Errorf("%s matches %d series (%s); add label matchers to pick one", sel, len(found), labelSets(found))
 	case len(sameName) > 0:
-		return 0, fmt.Errorf("no %s series matches %s; the series are %s", sel.Name, sel, labelSets(sameName))
+		return Series{}, fmt.Errorf("no %s series matches %s; the series are %s", sel.Name, sel, labelSets(sameName))
 	}
-	return 0, fmt.Errorf("no metric named %s in %d lines", sel.Name, line)
+	return Series{}, fmt.Errorf("no metric named %s in %d lines", sel.Name, line)
 }
 
 func selects(sel Selector, labels map[string]string) bool {
@@ -281,8 +290,12 @@ func parseLine(line string) (s Series, ok bool, err error) {
 		return Series{}, false, fmt.Errorf("value %q of %s is not a number", f[0], s.Name)
 	}
 	if len(f) == 2 {
-		if _, err := strconv.ParseFloat(f[1], 64); err != nil {
+		ts, err := strconv.ParseFloat(f[1], 64)
+		if err != nil {
 			return Series{}, false, fmt.Errorf("timestamp %q of %s is not a number", f[1], s.Name)
+		}
+		if ts >= -1<<62 && ts <= 1<<62 {
+			s.Timestamp = int64(ts)
 		}
 	}
 	return s, true, nil

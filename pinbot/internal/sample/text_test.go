@@ -150,3 +150,17 @@ func FuzzFind(f *testing.F) {
 		}
 	})
 }
+
+func TestFindSeriesTimestamp(t *testing.T) {
+	body := "a{x=\"1\"} 5 1764748801123\nb 7\n"
+	for sel, want := range map[string]int64{`a{x="1"}`: 1764748801123, "b": 0} {
+		s, err := ParseSelector(sel)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := FindSeries(strings.NewReader(body), s)
+		if err != nil || got.Timestamp != want {
+			t.Errorf("%s: timestamp %d, %v; want %d", sel, got.Timestamp, err, want)
+		}
+	}
+}

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubetenant/kubetenant/pinbot/internal/report"
+	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 	"github.com/kubetenant/kubetenant/pinbot/internal/webhook"
 )
 
@@ -32,31 +34,73 @@ func testServer(t testing.TB) *Server {
 
 func TestAccept(t *testing.T) {
 	s := testServer(t)
+	const repo = `"repository":{"full_name":"acme/op","name":"op","owner":{"login":"acme"}}`
+	const prs = `"head_sha":"abc","pull_requests":[{"number":1,"head":{"sha":"abc"}}]`
 	tests := []struct {
-		event, body string
-		want        bool
+		name, event, body string
+		want              bool
 	}{
-		{"pull_request", `{"action":"opened","pull_request":{"number":1}}`, true},
-		{"pull_request", `{"action":"synchronize"}`, true},
-		{"pull_request", `{"action":"labeled"}`, false},
-		{"pull_request", `{"action":"closed"}`, false},
-		{"check_run", `{"action":"completed","check_run":{"app":{"id":15368,"slug":"github-actions"}}}`, true},
-		{"check_run", `{"action":"completed","check_run":{"app":{"id":4242,"slug":"pinbot"}}}`, false},
-		{"check_run", `{"action":"created","check_run":{"app":{"id":15368}}}`, false},
-		{"check_suite", `{"action":"completed","check_suite":{"app":{"id":15368}}}`, true},
-		{"check_suite", `{"action":"completed","check_suite":{"app":{"id":4242}}}`, false},
-		{"issue_comment", `{"action":"created","issue":{"number":1,"pull_request":{}},"comment":{"body":"/pinbot recheck"},"sender":{"type":"User"}}`, true},
-		{"issue_comment", `{"action":"created","issue":{"number":1},"comment":{"body":"/pinbot recheck"},"sender":{"type":"User"}}`, false},
-		{"issue_comment", `{"action":"created","issue":{"number":1,"pull_request":{}},"comment":{"body":"/pinbot recheck"},"sender":{"type":"Bot"}}`, false},
-		{"issue_comment", `{"action":"created","issue":{"number":1,"pull_request":{}},"comment":{"body":"please /pinbot recheck"},"sender":{"type":"User"}}`, false},
-		{"installation", `{"action":"created","installation":{"id":1}}`, false},
-		{"push", `{}`, false},
-		{"pull_request", `not json`, false},
+		{"opened", "pull_request", `{"action":"opened","pull_request":{"number":1,"head":{"sha":"abc"}},` + repo + `}`, true},
+		{"synchronize", "pull_request", `{"action":"synchronize","pull_request":{"number":1,"head":{"sha":"abc"}},` + repo + `}`, true},
+		{"no pull request", "pull_request", `{"action":"synchronize"}`, false},
+		{"labeled", "pull_request", `{"action":"labeled","pull_request":{"number":1}}`, false},
+		{"closed", "pull_request", `{"action":"closed","pull_request":{"number":1}}`, false},
+		{"edited title", "pull_request", `{"action":"edited","changes":{"title":{"from":"x"}},"pull_request":{"number":1}}`, true},
+		{"edited base", "pull_request", `{"action":"edited","changes":{"base":{"ref":{"from":"x"}}},"pull_request":{"number":1}}`, true},
+		{"edited nothing that counts", "pull_request", `{"action":"edited","changes":{},"pull_request":{"number":1}}`, false},
+		{"check run of another App, names not learnt", "check_run", `{"action":"completed","check_run":{"name":"lint",` + prs + `,"app":{"id":15368,"slug":"github-actions"}},` + repo + `}`, true},
+		{"check run without a pull request (none remembered at that head)", "check_run", `{"action":"completed","check_run":{"name":"lint","head_sha":"def","app":{"id":15368}},` + repo + `}`, false},
+		{"own check run", "check_run", `{"action":"completed","check_run":{` + prs + `,"app":{"id":4242,"slug":"pinbot"}}}`, false},
+		{"own check run: Re-run", "check_run", `{"action":"rerequested","check_run":{` + prs + `,"app":{"id":4242,"slug":"pinbot"}},` + repo + `}`, true},
+		{"check run created", "check_run", `{"action":"created","check_run":{` + prs + `,"app":{"id":15368}}}`, false},
+		{"suite of another App", "check_suite", `{"action":"completed","check_suite":{` + prs + `,"app":{"id":15368}},` + repo + `}`, true},
+		{"own suite", "check_suite", `{"action":"completed","check_suite":{` + prs + `,"app":{"id":4242}}}`, false},
+		{"own suite: Re-run all", "check_suite", `{"action":"rerequested","check_suite":{` + prs + `,"app":{"id":4242}},` + repo + `}`, true},
+		{"recheck", "issue_comment", `{"action":"created","issue":{"number":1,"pull_request":{}},"comment":{"body":"/pinbot recheck"},"sender":{"type":"User"}}`, true},
+		{"recheck on an issue", "issue_comment", `{"action":"created","issue":{"number":1},"comment":{"body":"/pinbot recheck"},"sender":{"type":"User"}}`, false},
+		{"recheck from a bot", "issue_comment", `{"action":"created","issue":{"number":1,"pull_request":{}},"comment":{"body":"/pinbot recheck"},"sender":{"type":"Bot"}}`, false},
+		{"recheck inside a sentence", "issue_comment", `{"action":"created","issue":{"number":1,"pull_request":{}},"comment":{"body":"please /pinbot recheck"},"sender":{"type":"User"}}`, false},
+		{"installation", "installation", `{"action":"created","installation":{"id":1}}`, false},
+		{"push", "push", `{}`, false},
+		{"not JSON", "pull_request", `not json`, false},
 	}
 	for _, tt := range tests {
-		if got, reason := s.accept(webhook.Delivery{ID: "x", Event: tt.event, Body: []byte(tt.body)}); got != tt.want {
-			t.Errorf("accept(%s %s) = %v (%s), want %v", tt.event, tt.body, got, reason, tt.want)
+		if got, reason := s.accept(&webhook.Delivery{ID: "x", Event: tt.event, Body: []byte(tt.body)}); got != tt.want {
+			t.Errorf("%s: accept = %v (%s), want %v", tt.name, got, reason, tt.want)
 		}
+	}
+}
+
+// TestRoutingFromMemory: once a repository's verification names are known,
+// other check runs cost nothing; a suite completing is dropped for a pull
+// request already decided at that head, and a closed one is never re-read.
+func TestRoutingFromMemory(t *testing.T) {
+	s := testServer(t)
+	const repo = `"repository":{"full_name":"acme/op","name":"op","owner":{"login":"acme"}}`
+	run := func(name string) *webhook.Delivery {
+		return &webhook.Delivery{ID: "x", Event: "check_run", Body: []byte(`{"action":"completed","check_run":{"name":"` + name +
+			`","head_sha":"abc","pull_requests":[{"number":1,"head":{"sha":"abc"}}],"app":{"id":15368}},` + repo + `}`)}
+	}
+	suite := &webhook.Delivery{ID: "x", Event: "check_suite", Body: []byte(`{"action":"completed","check_suite":{"head_sha":"abc","pull_requests":[{"number":1,"head":{"sha":"abc"}}],"app":{"id":15368}},` + repo + `}`)}
+	s.mem.learnChecks("acme/op", []string{"memory-verification"})
+	if ok, _ := s.accept(run("lint")); ok {
+		t.Error("an unrelated check run was queued")
+	}
+	if ok, _ := s.accept(run("memory-verification")); !ok {
+		t.Error("the verification check run was dropped")
+	}
+	pr := source.PullRequest{Number: 1, State: "open", HeadSHA: "abc", Author: "dependabot[bot]"}
+	s.mem.decided(prKey("acme/op", 1), pr, "pending", report.Known{})
+	if ok, _ := s.accept(suite); !ok {
+		t.Error("a suite completing for a pending pull request was dropped")
+	}
+	s.mem.decided(prKey("acme/op", 1), pr, "allow", report.Known{})
+	if ok, _ := s.accept(suite); ok {
+		t.Error("a suite completing for a pull request allowed at that head was queued")
+	}
+	s.mem.closed(prKey("acme/op", 1), "abc")
+	if ok, _ := s.accept(run("memory-verification")); ok {
+		t.Error("a check run of a closed pull request was queued")
 	}
 }
 
@@ -66,7 +110,7 @@ func FuzzAccept(f *testing.F) {
 	f.Add("check_run", []byte(`{"action":"completed","check_run":{"app":{"id":4242}}}`))
 	f.Add("issue_comment", []byte(`{"action":"created","issue":{"pull_request":{}},"comment":{"body":"/pinbot recheck"}}`))
 	f.Fuzz(func(t *testing.T, event string, body []byte) {
-		s.accept(webhook.Delivery{ID: "x", Event: event, Body: body})
+		s.accept(&webhook.Delivery{ID: "x", Event: event, Body: body})
 	})
 }
 

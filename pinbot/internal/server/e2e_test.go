@@ -45,6 +45,7 @@ func newHarnessDry(t *testing.T, sim *githubtest.Server, apiURL string, dryRun b
 		Tune: func(tr *pull.Transport) {
 			tr.Backoff = time.Millisecond
 			tr.MaxWait = 10 * time.Second
+			tr.WriteInterval = -1 // writes stay one at a time, without the pause
 		},
 	})
 	if err != nil {
@@ -220,13 +221,14 @@ func TestDependabotKopfBlockedCommentedClosed(t *testing.T) {
 	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 	head := r.HeadSHA(n)
 	suite := r.RequestSuite(head, githubtest.GitHubActions)
-	// Actions has not started: pinbot waits.
+	// Actions has not started: pinbot waits, and writes nothing yet (its
+	// required check reads "expected", which blocks merging just the same).
 	h.deliver(opened, suite)
-	h.check(r, n, want{check: "in_progress", state: "open"})
+	h.check(r, n, want{check: "", state: "open"})
 	// Every suite done and no memory-verification ran: absent is a block.
 	h.deliver(r.CompleteSuite(head, githubtest.GitHubActions, "success"))
 	w := blocked
-	w.contains = append(w.contains, "Upstream nolar/kopf#1172 is open")
+	w.contains = append(w.contains, "[nolar/kopf#1172](http://"+strings.TrimPrefix(strings.TrimSuffix(sim.URL(), "/"), "http://")+"/nolar/kopf/issues/1172) (open)")
 	h.check(r, n, w)
 	if st := sim.Stats(); st.TokenRequests != 1 {
 		t.Errorf("installation token requested %d times for two evaluations, want 1 (cached)", st.TokenRequests)
@@ -244,7 +246,15 @@ func TestVerificationPendingThenAllowed(t *testing.T) {
 	h := newHarness(t, sim, sim.URL())
 	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 	id, started := r.StartCheckRun(r.HeadSHA(n), "memory-verification", githubtest.GitHubActions, "queued")
+	other, _ := r.StartCheckRun(r.HeadSHA(n), "lint", githubtest.GitHubActions, "in_progress")
 	h.deliver(append([]githubtest.Delivery{opened}, started...)...)
+	h.check(r, n, want{check: "", state: "open"})
+	// Another job of the suite finishes: not a verification, nothing to do.
+	h.deliver(r.CompleteCheckRun(other, "success")...)
+	h.check(r, n, want{check: "", state: "open"})
+	// A recheck reads the checks: the verification is queued, pending.
+	r.SetPermission("bob", "write")
+	h.deliver(r.IssueComment(n, githubtest.User{Login: "bob", ID: 67}, "/pinbot recheck"))
 	h.check(r, n, want{check: "in_progress", state: "open"})
 	if runs := r.CheckRuns(r.HeadSHA(n), "pinbot"); !strings.Contains(runs[0].Title+runs[0].Summary, "memory-verification") {
 		t.Errorf("pending check run does not say what it waits for: %+v", runs[0])
@@ -262,7 +272,7 @@ func TestVerificationFailsClosed(t *testing.T) {
 	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 	id, started := r.StartCheckRun(r.HeadSHA(n), "memory-verification", githubtest.GitHubActions, "in_progress")
 	h.deliver(append([]githubtest.Delivery{opened}, started...)...)
-	h.check(r, n, want{check: "in_progress", state: "open"})
+	h.check(r, n, want{check: "", state: "open"})
 	h.deliver(r.CompleteCheckRun(id, "failure")...)
 	h.check(r, n, blocked)
 }
@@ -468,9 +478,9 @@ func TestTransientFaultsSameResult(t *testing.T) {
 		name  string
 		fault githubtest.Fault
 	}{
-		{"500 twice", githubtest.Fault{Method: "GET", Path: "/pulls/1/files", Status: 500, Times: 2}},
+		{"500 twice", githubtest.Fault{Method: "GET", Path: "/compare/", Status: 500, Times: 2}},
 		{"secondary rate limit", githubtest.Fault{Method: "GET", Path: "/git/trees/", Status: 403, RetryAfter: 1, Times: 1}},
-		{"slow answers", githubtest.Fault{Method: "GET", Path: "/pulls/1", Delay: 200 * time.Millisecond, Times: 3}},
+		{"slow answers", githubtest.Fault{Method: "GET", Path: "/check-suites", Delay: 200 * time.Millisecond, Times: 3}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -513,7 +523,7 @@ func TestEnterpriseServerPrefix(t *testing.T) {
 	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
 	w := blocked
-	w.notContain = []string{"Upstream nolar/kopf#1172 is"}
+	w.notContain = []string{"/nolar/kopf/issues/1172) ("}
 	h.check(r, n, w)
 	if st := sim.Stats(); st.TokenRequests == 0 || st.ByRoute["POST /app/installations/{id}/access_tokens"] == 0 {
 		t.Errorf("no token request reached the simulator: %s", st)
@@ -571,10 +581,10 @@ func TestOpenedBeforeAnySuiteWaits(t *testing.T) {
 	h := newHarness(t, sim, sim.URL())
 	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 	h.deliver(opened)
-	h.check(r, n, want{check: "in_progress", state: "open"})
+	h.check(r, n, want{check: "", state: "open"})
 	id, started := r.StartCheckRun(r.HeadSHA(n), "memory-verification", githubtest.GitHubActions, "queued")
 	h.deliver(started...)
-	h.check(r, n, want{check: "in_progress", state: "open"})
+	h.check(r, n, want{check: "", state: "open"})
 	h.deliver(r.CompleteCheckRun(id, "success")...)
 	h.check(r, n, want{check: "success", state: "open"})
 }
@@ -591,7 +601,7 @@ func TestForkPRFoundFromCommit(t *testing.T) {
 	r.FromFork(n)
 	id, started := r.StartCheckRun(r.HeadSHA(n), "memory-verification", githubtest.GitHubActions, "in_progress")
 	h.deliver(append([]githubtest.Delivery{opened}, started...)...)
-	h.check(r, n, want{check: "in_progress", state: "open"})
+	h.check(r, n, want{check: "", state: "open"})
 	h.deliver(r.CompleteCheckRun(id, "failure")...)
 	w := blocked
 	w.state = "open"

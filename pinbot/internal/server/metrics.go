@@ -138,3 +138,5 @@ func contains(ss []string, s string) bool {
 	}
 	return false
 }
+
+func (m *metrics) deliveryError() { m.add("pinbot_delivery_errors_total", "", 1) }

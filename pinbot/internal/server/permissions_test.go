@@ -31,7 +31,7 @@ func TestEnforcementNeedsNoIssuesPermission(t *testing.T) {
 	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
 	w := blocked
-	w.contains = append(w.contains, "Upstream nolar/kopf#1172 is open")
+	w.contains = append(w.contains, "/nolar/kopf/issues/1172) (open)")
 	h.check(r, n, w)
 	// A maintainer's recheck reads their permission and edits the comment.
 	r.SetPermission("bob", "write")

@@ -25,6 +25,9 @@ type Delivery struct {
 	ID    string // X-GitHub-Delivery
 	Event string // X-GitHub-Event
 	Body  []byte
+	// Work is what Accept made of the delivery (its decoded payload and
+	// targets), carried to the worker so that nothing is decoded twice.
+	Work any
 }
 
 // Outcome is what the intake did with a request; it is a bounded metric label.
@@ -47,7 +50,8 @@ type Handler struct {
 	Secret []byte
 	// Accept decides whether a verified delivery is worth queueing (the
 	// event is handled, the check run is not pinbot's own); reason is logged.
-	Accept func(d Delivery) (ok bool, reason string)
+	// It may set d.Work for the worker.
+	Accept func(d *Delivery) (ok bool, reason string)
 	// Queue runs accepted deliveries.
 	Queue *Queue
 	// Observe, when set, is told every request's event and outcome.
@@ -107,7 +111,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, event string) (O
 		return Duplicate, "already received"
 	}
 	if h.Accept != nil {
-		if ok, reason := h.Accept(d); !ok {
+		if ok, reason := h.Accept(&d); !ok {
 			h.seen.add(d.ID)
 			return Ignored, "ignored: " + reason
 		}

@@ -84,7 +84,7 @@ func newIntake(t *testing.T, workers, size int) *intake {
 	})
 	h := &webhook.Handler{
 		Secret: []byte("s3cret"), Queue: in.q,
-		Accept: func(d webhook.Delivery) (bool, string) {
+		Accept: func(d *webhook.Delivery) (bool, string) {
 			if d.Event == "push" {
 				return false, "event not handled"
 			}

@@ -163,6 +163,15 @@ func TestActionWithLocalBinary(t *testing.T) {
 		}
 	})
 
+	t.Run("pod, container and kubeconfig reach pinbot", func(t *testing.T) {
+		missing := filepath.Join(t.TempDir(), "no-kubeconfig")
+		r := runAction(t, dir, with(rules, "pinbot-binary", pinbot, "selector", "operators/app=op", "container", "manager", "kubeconfig", missing), t.TempDir())
+		if r.outputs["exit-code"] != "3" || !strings.Contains(r.log, "--selector operators/app=op --container manager --kubeconfig "+missing) ||
+			!strings.Contains(r.log, "loading the kubeconfig") {
+			t.Fatalf("outputs %v\n%s", r.outputs, r.log)
+		}
+	})
+
 	t.Run("a pinbot-binary that is not there", func(t *testing.T) {
 		r := runAction(t, dir, with(rules, "pinbot-binary", filepath.Join(t.TempDir(), "nope"), "command", memprog+" steady"), t.TempDir())
 		if !slices.Contains(r.failed, "Install pinbot") || !strings.Contains(r.log, "is not an executable file") {

@@ -1,32 +1,40 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
-	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/yaml"
 
-	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
+	"github.com/kubetenant/kubetenant/operator/internal/tenant"
+	"github.com/kubetenant/kubetenant/operator/test/controlplane"
 	"github.com/kubetenant/kubetenant/operator/test/soak"
 )
 
-// bench prints the operator's figures for `make bench`. One control plane
-// serves three phases:
+// bench prints the operator's figures for `make bench`, all from one
+// control plane (ADR 0106):
 //
-//  1. the operator with --bench-small Tenants, Ready and at rest;
-//     those Tenants are then deleted and the operator stopped;
-//  2. a plain client applying the objects of --bench-large Tenants
-//     (without owner reference or tenant label), --workers at a time;
-//  3. --bench-large Tenants created while no operator runs, then a fresh
-//     operator started: the time until all are Ready is the cold start;
-//     then the memory at rest.
-//
-// The plain client goes first, so the operator meets the larger database:
-// the ratio errs against the operator.
+//  1. the operator started on the fresh control plane: RSS and heap idle;
+//  2. --bench-large Tenants applied with `kubectl apply --server-side` in
+//     batches of 100 while it runs: time from the first apply until all are
+//     Ready; RSS and heap 60 s later; API requests per Tenant from the
+//     operator's rest_client_requests_total;
+//  3. resyncs with nothing changed: the operator runs with --resync-period
+//     --bench-resync, and a window of that length after the 60 s holds a
+//     resync of every Tenant: reconciles, requests and peak RSS;
+//  4. a plain client applying the same objects (without the tenant label or
+//     owner reference, so the operator's watches never see them) for
+//     --bench-large new names with 4 and with 16 workers: ratios;
+//  5. cold start, as before: the operator stopped, --bench-large more
+//     Tenants created, a fresh operator started: time until they are all
+//     Ready, memory at rest.
 func bench(ctx context.Context, o options) error {
 	if err := os.MkdirAll(o.dir, 0o755); err != nil {
 		return err
@@ -41,77 +49,230 @@ func bench(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
+	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "soak: bench: "+format+"\n", a...) }
 
-	// 1. At rest with the small set.
-	op, err := soak.StartOperator(ctx, o.operator, cp.Kubeconfig, filepath.Join(o.dir, "bench-operator-small.log"))
+	// 1. Idle.
+	op, err := soak.StartOperator(ctx, o.operator, cp.Kubeconfig, filepath.Join(o.dir, "bench-operator.log"),
+		"--resync-period", o.benchResync.String())
 	if err != nil {
 		return err
 	}
 	defer op.Stop()
-	small := soak.NewDriver(c, "small", o.benchSmall, os.Stderr)
-	if err := small.Create(ctx, o.workers); err != nil {
-		return err
-	}
-	if err := small.WaitReady(ctx, 15*time.Minute); err != nil {
-		return err
-	}
-	restSmall, err := atRest(ctx, op, o.settle)
+	idle, err := atRest(ctx, op, o.settle)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "soak: bench: %d Tenants at rest: %s\n", o.benchSmall, restSmall)
-	if err := deleteTenants(ctx, c, small.Names, 10*time.Minute); err != nil {
-		return err
-	}
-	op.Stop()
+	logf("idle: %s", idle)
 
-	// 2. The plain client.
-	plainNames := make([]string, o.benchLarge)
-	for i := range plainNames {
-		plainNames[i] = soak.Name("plain", i)
-	}
-	plainTime, applies, err := soak.Plain(ctx, c, plainNames, o.workers)
+	// 2. kubectl apply --server-side in batches of 100.
+	before, err := requests(ctx, op)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(os.Stderr, "soak: bench: plain client: %d applies in %s (%.0f/s)\n", applies, plainTime.Round(time.Millisecond), float64(applies)/plainTime.Seconds())
-
-	// 3. Cold start with the large set, then at rest.
-	large := soak.NewDriver(c, "large", o.benchLarge, os.Stderr)
-	created := time.Now()
-	if err := large.Create(ctx, o.workers); err != nil {
+	large := soak.NewDriver(c, "tenant", o.benchLarge, os.Stderr)
+	firstApply := time.Now()
+	if err := applyBatches(ctx, cp, large.Names, filepath.Join(o.dir, "tenants")); err != nil {
 		return err
 	}
-	createTime := time.Since(created)
-	coldStart := time.Now()
-	op, err = soak.StartOperator(ctx, o.operator, cp.Kubeconfig, filepath.Join(o.dir, "bench-operator-large.log"))
-	if err != nil {
-		return err
-	}
-	defer op.Stop()
+	applied := time.Since(firstApply)
 	if err := large.WaitReady(ctx, 30*time.Minute); err != nil {
 		return err
 	}
+	readyTime := time.Since(firstApply)
+	logf("%d Tenants Ready %s after the first apply (applies took %s)", o.benchLarge, readyTime.Round(100*time.Millisecond), applied.Round(100*time.Millisecond))
+	loaded, err := atRest(ctx, op, 60*time.Second)
+	if err != nil {
+		return err
+	}
+	after, err := requests(ctx, op)
+	if err != nil {
+		return err
+	}
+	perTenant := diff(after, before)
+	objects := tenant.Count(tenant.Desired(soak.Spec("x", soak.Variant{})))
+	logf("60 s after Ready: %s; requests %v", loaded, perTenant)
+
+	// 3. Resyncs with nothing changed: in the steady state every Tenant is
+	// re-checked once per --bench-resync, so a window of that length (plus
+	// a margin) holds at least one resync of each.
+	resyncStart, err := requests(ctx, op)
+	if err != nil {
+		return err
+	}
+	reconcilesBefore, err := reconciles(ctx, op)
+	if err != nil {
+		return err
+	}
+	peak, err := peakUntil(ctx, op, time.Now().Add(o.benchResync+10*time.Second))
+	if err != nil {
+		return err
+	}
+	resyncEnd, err := requests(ctx, op)
+	if err != nil {
+		return err
+	}
+	reconcilesAfter, err := reconciles(ctx, op)
+	if err != nil {
+		return err
+	}
+	resync := diff(resyncEnd, resyncStart)
+	resyncs := reconcilesAfter - reconcilesBefore
+	logf("resync: %.0f reconciles, requests %v, peak %s", resyncs, resync, peak)
+
+	// 4. The plain client, 4 and 16 workers, new names each.
+	plain := map[int]time.Duration{}
+	var plainApplies int64
+	for _, workers := range []int{4, 16} {
+		names := make([]string, o.benchLarge)
+		for i := range names {
+			names[i] = soak.Name(fmt.Sprintf("plain%d", workers), i)
+		}
+		d, n, err := soak.Plain(ctx, c, names, workers)
+		if err != nil {
+			return err
+		}
+		plain[workers], plainApplies = d, n
+		logf("plain client, %d workers: %d applies in %s", workers, n, d.Round(100*time.Millisecond))
+	}
+
+	// 5. Cold start.
+	op.Stop()
+	cold := soak.NewDriver(c, "cold", o.benchLarge, os.Stderr)
+	if err := cold.Create(ctx, o.workers); err != nil {
+		return err
+	}
+	coldStart := time.Now()
+	op, err = soak.StartOperator(ctx, o.operator, cp.Kubeconfig, filepath.Join(o.dir, "bench-operator-cold.log"))
+	if err != nil {
+		return err
+	}
+	defer op.Stop()
+	if err := cold.WaitReady(ctx, 30*time.Minute); err != nil {
+		return err
+	}
 	coldTime := time.Since(coldStart)
-	fmt.Fprintf(os.Stderr, "soak: bench: %d Tenants Ready %s after the operator started\n", o.benchLarge, coldTime.Round(time.Millisecond))
-	restLarge, err := atRest(ctx, op, o.settle)
+	logf("cold start: %d new Tenants Ready %s after the operator started", o.benchLarge, coldTime.Round(100*time.Millisecond))
+	coldRest, err := atRest(ctx, op, o.settle)
 	if err != nil {
 		return err
 	}
 
 	mib := func(b float64) string { return fmt.Sprintf("%.1f MiB", b/(1<<20)) }
-	fmt.Printf("\n### tenant-operator (make bench, %d Tenants of 3 namespaces, %d objects each)\n\n", o.benchLarge, len(soak.PlainObjects("x")))
+	total := func(m map[string]float64) float64 {
+		s := 0.0
+		for _, v := range m {
+			s += v
+		}
+		return s
+	}
+	writes := func(m map[string]float64) float64 { return total(m) - m["GET"] - m["LIST"] - m["WATCH"] }
+	n := float64(o.benchLarge)
+	fmt.Printf("\n### tenant-operator (make bench, one control plane, %d Tenants of %d namespaces, %d objects each)\n\n", o.benchLarge, soak.Namespaces, objects)
 	fmt.Printf("| Figure | Value |\n|---|---|\n")
-	fmt.Printf("| RSS at rest, %d Tenants | %s |\n", o.benchSmall, mib(restSmall.RSS))
-	fmt.Printf("| Go heap in use at rest, %d Tenants | %s |\n", o.benchSmall, mib(restSmall.HeapInuse))
-	fmt.Printf("| RSS at rest, %d Tenants | %s |\n", o.benchLarge, mib(restLarge.RSS))
-	fmt.Printf("| Go heap in use at rest, %d Tenants | %s |\n", o.benchLarge, mib(restLarge.HeapInuse))
-	fmt.Printf("| %d Tenants Ready from a cold start | %s |\n", o.benchLarge, coldTime.Round(100*time.Millisecond))
-	fmt.Printf("| Plain client, same %d server-side applies | %s (%.0f applies/s) |\n", applies, plainTime.Round(100*time.Millisecond), float64(applies)/plainTime.Seconds())
-	fmt.Printf("| Ratio operator / plain client | %.2f |\n", coldTime.Seconds()/plainTime.Seconds())
-	fmt.Printf("| Creating the %d Tenant objects (%d writers) | %s |\n", o.benchLarge, o.workers, createTime.Round(100*time.Millisecond))
+	fmt.Printf("| RSS idle (fresh control plane) | %s |\n", mib(idle.RSS))
+	fmt.Printf("| Go heap in use idle | %s |\n", mib(idle.HeapInuse))
+	fmt.Printf("| RSS 60 s after %d Tenants Ready | %s |\n", o.benchLarge, mib(loaded.RSS))
+	fmt.Printf("| Go heap in use 60 s after %d Tenants Ready | %s |\n", o.benchLarge, mib(loaded.HeapInuse))
+	fmt.Printf("| %d Tenants Ready after the first `kubectl apply --server-side` (batches of 100) | %s |\n", o.benchLarge, readyTime.Round(100*time.Millisecond))
+	for _, w := range []int{4, 16} {
+		fmt.Printf("| Plain client, %d workers, same %d applies | %s (ratio operator / plain %.2f) |\n", w, plainApplies, plain[w].Round(100*time.Millisecond), readyTime.Seconds()/plain[w].Seconds())
+	}
+	fmt.Printf("| API requests per Tenant (rest_client_requests_total; %d objects) | %.1f (%s) |\n", objects, total(perTenant)/n, perMethod(perTenant, n))
+	fmt.Printf("| One resync period (%s) with nothing changed: reconciles, requests, writes | %.0f, %.0f, %.0f |\n", o.benchResync, resyncs, total(resync), writes(resync))
+	fmt.Printf("| Peak RSS during that resync | %s |\n", mib(peak.RSS))
+	fmt.Printf("| Cold start: %d more Tenants created while stopped, Ready after start | %s |\n", o.benchLarge, coldTime.Round(100*time.Millisecond))
+	fmt.Printf("| Cold start: RSS / heap at rest with %d Tenants | %s / %s |\n", 2*o.benchLarge, mib(coldRest.RSS), mib(coldRest.HeapInuse))
 	fmt.Printf("\nwall time %s\n", time.Since(wall).Round(time.Second))
 	return nil
+}
+
+// applyBatches writes the Tenants to files of 100 and applies each with
+// kubectl apply --server-side, one after another.
+func applyBatches(ctx context.Context, cp *controlplane.ControlPlane, names []string, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for start := 0; start < len(names); start += 100 {
+		var buf bytes.Buffer
+		for _, n := range names[start:min(start+100, len(names))] {
+			b, err := yaml.Marshal(soak.Spec(n, soak.Variant{}))
+			if err != nil {
+				return err
+			}
+			buf.WriteString("---\n")
+			buf.Write(b)
+		}
+		file := filepath.Join(dir, fmt.Sprintf("batch-%04d.yaml", start/100))
+		if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+		out, err := exec.CommandContext(ctx, cp.Kubectl(), "--kubeconfig", cp.Kubeconfig, "apply", "--server-side", "-f", file).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("kubectl apply --server-side -f %s: %v\n%s", file, err, out)
+		}
+	}
+	return nil
+}
+
+// requests reads rest_client_requests_total by method.
+func requests(ctx context.Context, op *soak.Operator) (map[string]float64, error) {
+	text, err := op.Scrape(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return soak.Sum(strings.NewReader(text), "rest_client_requests_total", "method", nil)
+}
+
+// reconciles reads controller_runtime_reconcile_total of the tenant controller.
+func reconciles(ctx context.Context, op *soak.Operator) (float64, error) {
+	text, err := op.Scrape(ctx)
+	if err != nil {
+		return 0, err
+	}
+	m, err := soak.Sum(strings.NewReader(text), "controller_runtime_reconcile_total", "", map[string]string{"controller": "tenant"})
+	return m[""], err
+}
+
+func diff(after, before map[string]float64) map[string]float64 {
+	out := map[string]float64{}
+	for k, v := range after {
+		if d := v - before[k]; d != 0 {
+			out[k] = d
+		}
+	}
+	return out
+}
+
+func perMethod(m map[string]float64, n float64) string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %.2f", k, m[k]/n))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// peakUntil samples memory every second until deadline and returns the
+// highest RSS and heap seen.
+func peakUntil(ctx context.Context, op *soak.Operator, deadline time.Time) (soak.Memory, error) {
+	var peak soak.Memory
+	for time.Now().Before(deadline) {
+		m, err := op.Memory(ctx)
+		if err != nil {
+			return peak, err
+		}
+		peak.RSS, peak.HeapInuse = max(peak.RSS, m.RSS), max(peak.HeapInuse, m.HeapInuse)
+		select {
+		case <-time.After(time.Second):
+		case <-ctx.Done():
+			return peak, ctx.Err()
+		}
+	}
+	return peak, nil
 }
 
 // atRest waits settle, then returns the median of ten readings a second
@@ -138,41 +299,4 @@ func atRest(ctx context.Context, op *soak.Operator, settle time.Duration) (soak.
 	slices.Sort(rss)
 	slices.Sort(heap)
 	return soak.Memory{RSS: rss[len(rss)/2], HeapInuse: heap[len(heap)/2]}, nil
-}
-
-// deleteTenants deletes the named Tenants and waits until they are gone
-// (their namespaces deleted) or timeout passes.
-func deleteTenants(ctx context.Context, c client.Client, names []string, timeout time.Duration) error {
-	for _, n := range names {
-		t := &v1alpha1.Tenant{}
-		t.Name = n
-		if err := client.IgnoreNotFound(c.Delete(ctx, t)); err != nil {
-			return fmt.Errorf("deleting Tenant %s: %w", n, err)
-		}
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
-	for {
-		var list v1alpha1.TenantList
-		left := 0
-		if err := c.List(ctx, &list); err == nil {
-			for _, t := range list.Items {
-				if want[t.Name] {
-					left++
-				}
-			}
-			if left == 0 {
-				return nil
-			}
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for %d Tenants to go (%d left): %w", len(names), left, ctx.Err())
-		case <-time.After(time.Second):
-		}
-	}
 }

@@ -46,7 +46,8 @@ type options struct {
 	rate                                        float64
 	workers                                     int
 	bench                                       bool
-	benchSmall, benchLarge                      int
+	benchLarge                                  int
+	benchResync                                 time.Duration
 	settle                                      time.Duration
 }
 
@@ -71,8 +72,8 @@ func main() {
 	fs.Float64Var(&o.rate, "rate", 10, "changes a second during the load")
 	fs.IntVar(&o.workers, "workers", 4, "parallel writers creating Tenants (and plain-client workers in --bench)")
 	fs.BoolVar(&o.bench, "bench", false, "print the operator's benchmark figures instead of soaking")
-	fs.IntVar(&o.benchSmall, "bench-small", 100, "with --bench: Tenants of the first at-rest measurement")
-	fs.IntVar(&o.benchLarge, "bench-large", 1000, "with --bench: Tenants of the cold start and the second at-rest measurement")
+	fs.IntVar(&o.benchLarge, "bench-large", 1000, "with --bench: Tenants applied, and Tenants of the cold start")
+	fs.DurationVar(&o.benchResync, "bench-resync", 90*time.Second, "with --bench: the operator's --resync-period; one period is measured with nothing changed")
 	fs.DurationVar(&o.settle, "settle", 30*time.Second, "with --bench: time at rest before memory is read")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

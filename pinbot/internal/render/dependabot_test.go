@@ -1,4 +1,4 @@
-package enforce
+package render
 
 import (
 	"strings"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
+	. "github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 )
 
 // The ignore snippet names the entry of the repository's dependabot.yml
@@ -32,7 +33,7 @@ func TestCommentIgnoreSnippetFollowsDependabotYML(t *testing.T) {
 		if r.Verdict != Block {
 			t.Fatalf("%s: verdict %s, want block", tt.manifest, r.Verdict)
 		}
-		if c := Comment(r, RepoRef{}); !strings.Contains(c, tt.want) {
+		if c := Comment(r, Repo{}, nil); !strings.Contains(c, tt.want) {
 			t.Errorf("%s: comment lacks %q:\n%s", tt.manifest, tt.want, c)
 		}
 	}

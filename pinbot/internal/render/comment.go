@@ -1,23 +1,28 @@
-package enforce
+// Package render makes the text pinbot shows from a decision: the comment
+// on the pull request and the check run's title and summary. It is pure,
+// and the one place either is written, for the App and the CLI alike.
+package render
 
 import (
 	"fmt"
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/internal/pin"
+	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 )
 
 // Marker is the hidden first line of every pinbot comment; pinbot finds its
 // earlier comment by it and updates that comment in place.
 const Marker = "<!-- pinbot:comment -->"
 
-// RepoRef names the repository a comment is posted in, for links.
-type RepoRef struct {
+// Repo names the repository a comment is posted in, for links.
+type Repo struct {
 	// Owner and Name are the repository's owner and name; when either is
 	// empty, ADRs are cited by path without a link.
 	Owner, Name string
@@ -34,12 +39,14 @@ type RepoRef struct {
 // attempted versions, upstream issues, the state of the required
 // verification and how to proceed. It starts with Marker. Comment is
 // meaningful when r.Comment is true; for other results it renders a short
-// note saying so.
-func Comment(r Result, repo RepoRef) string {
+// note saying so. upstream holds the known states of upstream issues by
+// reference ("nolar/kopf#1172" -> "open"); issues without one are linked
+// only.
+func Comment(r enforce.Result, repo Repo, upstream map[string]string) string {
 	var b strings.Builder
 	b.WriteString(Marker + "\n")
 	moving := movingPins(r)
-	if r.Verdict == Error {
+	if r.Verdict == enforce.Error {
 		b.WriteString("### pinbot: could not decide\n\n")
 		b.WriteString("pinbot could not read everything it needs, so it neither allows nor closes this pull request:\n\n")
 		for _, e := range r.Errors {
@@ -55,7 +62,7 @@ func Comment(r Result, repo RepoRef) string {
 	pkgs := packages(moving)
 	subject := fmt.Sprintf("%s %s pinned by %s", strings.Join(code(pkgs), ", "), plural(len(pkgs), "is", "are"), citeShort(sources(moving)))
 	switch r.Verdict {
-	case Block:
+	case enforce.Block:
 		fmt.Fprintf(&b, "### pinbot: %s\n\n", subject)
 		b.WriteString("This pull request moves a dependency that an accepted ADR pins to an exact version, and the required verification has not passed.")
 		if r.Close {
@@ -65,10 +72,10 @@ func Comment(r Result, repo RepoRef) string {
 		if len(r.Protected) > 0 {
 			fmt.Fprintf(&b, "It also changes %s, which could alter its own verification; a pull request must not vouch for itself. Move those changes to a separate pull request.\n\n", strings.Join(code(r.Protected), ", "))
 		}
-	case Pending:
+	case enforce.Pending:
 		fmt.Fprintf(&b, "### pinbot: %s, verification pending\n\n", subject)
 		b.WriteString("This pull request moves a dependency that an accepted ADR pins to an exact version. pinbot waits for the required verification before deciding.\n\n")
-	case Allow:
+	case enforce.Allow:
 		fmt.Fprintf(&b, "### pinbot: %s, verification passed\n\n", subject)
 		b.WriteString("This pull request moves a dependency that an accepted ADR pins to an exact version; the required verification passed on the head commit, so pinbot allows it. Update the ADR in the same change or right after.\n\n")
 	default:
@@ -86,12 +93,12 @@ func Comment(r Result, repo RepoRef) string {
 	for _, src := range sources(moving) {
 		fmt.Fprintf(&b, "**%s**", citeLink(src, repo, r))
 		if ups := upstreams(moving, src); len(ups) > 0 {
-			fmt.Fprintf(&b, ". Waiting on upstream: %s", strings.Join(linkIssues(ups, repo), ", "))
+			fmt.Fprintf(&b, ". Waiting on upstream: %s", strings.Join(linkIssues(ups, repo, upstream), ", "))
 		}
 		b.WriteString(".\n\n")
 	}
 
-	if r.Verdict == Allow {
+	if r.Verdict == enforce.Allow {
 		return b.String()
 	}
 	checks := requiredChecks(moving)
@@ -131,10 +138,10 @@ func Comment(r Result, repo RepoRef) string {
 }
 
 // movingPins returns the results for changes that leave their pin.
-func movingPins(r Result) []PinResult {
-	var out []PinResult
+func movingPins(r enforce.Result) []enforce.PinResult {
+	var out []enforce.PinResult
 	for _, p := range r.Pins {
-		if p.Verdict != NotApplicable {
+		if p.Verdict != enforce.NotApplicable {
 			out = append(out, p)
 		}
 	}
@@ -165,7 +172,7 @@ func citeShort(srcs []pin.Source) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
-func lastDistinct(ps []PinResult) int {
+func lastDistinct(ps []enforce.PinResult) int {
 	last := 0
 	for i := range ps {
 		if i == 0 || ps[i].Change.Package != ps[i-1].Change.Package {
@@ -175,7 +182,7 @@ func lastDistinct(ps []PinResult) int {
 	return last
 }
 
-func packages(ps []PinResult) []string {
+func packages(ps []enforce.PinResult) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, p.Change.Package)
@@ -187,7 +194,7 @@ func packages(ps []PinResult) []string {
 // under: the package-ecosystem (and directory) the repository's own
 // configuration uses for each moving manifest, or pinbot's guess when the
 // configuration has no entry for it.
-func ignoreTargets(r Result, ps []PinResult) []string {
+func ignoreTargets(r enforce.Result, ps []enforce.PinResult) []string {
 	var out []string
 	for _, p := range ps {
 		c := p.Change
@@ -208,7 +215,7 @@ func ignoreTargets(r Result, ps []PinResult) []string {
 	return dedupe(out)
 }
 
-func sources(ps []PinResult) []pin.Source {
+func sources(ps []enforce.PinResult) []pin.Source {
 	var out []pin.Source
 	seen := map[string]bool{}
 	for _, p := range ps {
@@ -221,7 +228,7 @@ func sources(ps []PinResult) []pin.Source {
 	return out
 }
 
-func upstreams(ps []PinResult, src pin.Source) []string {
+func upstreams(ps []enforce.PinResult, src pin.Source) []string {
 	var out []string
 	for _, p := range ps {
 		if p.Pin.Source.Path == src.Path && p.Pin.Source.Number == src.Number {
@@ -231,7 +238,7 @@ func upstreams(ps []PinResult, src pin.Source) []string {
 	return dedupe(out)
 }
 
-func requiredChecks(ps []PinResult) []string {
+func requiredChecks(ps []enforce.PinResult) []string {
 	var out []string
 	for _, p := range ps {
 		for _, c := range p.Checks {
@@ -245,7 +252,7 @@ func requiredChecks(ps []PinResult) []string {
 	return out
 }
 
-func checksCell(p PinResult) string {
+func checksCell(p enforce.PinResult) string {
 	if len(p.Checks) == 0 {
 		return "none configured"
 	}
@@ -264,7 +271,7 @@ func attempted(v string) string {
 }
 
 // citeLink renders "ADR 83: Title" linked to the file on the base branch.
-func citeLink(s pin.Source, repo RepoRef, r Result) string {
+func citeLink(s pin.Source, repo Repo, r enforce.Result) string {
 	cite := text(adr.Cite(s))
 	if repo.Owner == "" || repo.Name == "" || s.Path == "" {
 		return fmt.Sprintf("%s (`%s`)", cite, cell(s.Path))
@@ -278,19 +285,37 @@ func citeLink(s pin.Source, repo RepoRef, r Result) string {
 
 var issueRef = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9-]*)/([A-Za-z0-9._-]+)#([0-9]+)$`)
 
-func linkIssues(ups []string, repo RepoRef) []string {
+func linkIssues(ups []string, repo Repo, states map[string]string) []string {
 	var out []string
 	for _, u := range ups {
+		state := ""
+		if st := states[u]; st != "" {
+			state = " (" + text(st) + ")"
+		}
 		if m := issueRef.FindStringSubmatch(u); m != nil {
-			out = append(out, fmt.Sprintf("[%s](%s/%s/%s/issues/%s)", u, server(repo), m[1], m[2], m[3]))
+			out = append(out, fmt.Sprintf("[%s](%s/%s/%s/issues/%s)%s", u, server(repo), m[1], m[2], m[3], state))
 			continue
 		}
-		out = append(out, text(u))
+		out = append(out, text(u)+state)
 	}
 	return out
 }
 
-func server(repo RepoRef) string {
+// Upstreams are the upstream issue references the moving pins of r wait
+// on: the ones whose state is worth reading for the comment.
+func Upstreams(r enforce.Result) []string {
+	var out []string
+	for _, p := range movingPins(r) {
+		for _, u := range p.Pin.Upstream {
+			if !slices.Contains(out, u) {
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
+func server(repo Repo) string {
 	if repo.ServerURL == "" {
 		return "https://github.com"
 	}
@@ -364,4 +389,76 @@ func renovateAllowed(p pin.Pin) string {
 		return "[" + strings.Trim(v, "[]") + "]"
 	}
 	return strings.TrimPrefix(v, "v")
+}
+
+// Summary renders the check run's title and summary: the verdict, each pin
+// with its ADR (cited as the comment cites it), pinned and attempted
+// version, and what could not be read.
+func Summary(res enforce.Result) (title, summary string) {
+	var b strings.Builder
+	switch res.Verdict {
+	case enforce.NotApplicable:
+		title = "No pinned dependency moves"
+	case enforce.Allow:
+		title = "Pinned upgrade verified"
+	case enforce.Pending:
+		title = "Waiting for verification"
+	case enforce.Block:
+		title = "Pinned dependency moved without verification"
+	default:
+		title = "Could not decide: " + firstLine(res.Errors)
+	}
+	if res.Ignored {
+		title = "Ignored: pull requests by people are not checked here"
+	}
+	for _, reason := range res.Reasons {
+		fmt.Fprintf(&b, "%s\n", reason)
+	}
+	if len(res.Errors) > 0 {
+		b.WriteString("\nCould not read:\n")
+		for _, e := range res.Errors {
+			fmt.Fprintf(&b, "- %s\n", e)
+		}
+	}
+	if len(res.Pins) > 0 {
+		b.WriteString("\n| Package | ADR | Pinned | Attempted | Verdict | Verification |\n|---|---|---|---|---|---|\n")
+		for _, p := range res.Pins {
+			var checks []string
+			for _, c := range p.Checks {
+				checks = append(checks, fmt.Sprintf("%s: %s", c.Name, c.State))
+			}
+			attempted := p.Change.New
+			if attempted == "" {
+				attempted = "(removed)"
+			}
+			fmt.Fprintf(&b, "| `%s` | %s | `%s` | `%s` | %s | %s |\n", cell(p.Pin.Package), cell(adr.Cite(p.Pin.Source)), cell(p.Pin.Version), cell(attempted), p.Verdict, strings.Join(checks, ", "))
+		}
+	}
+	for _, w := range res.Warnings {
+		fmt.Fprintf(&b, "\nWarning: %s", w)
+	}
+	return title, strings.TrimSpace(b.String())
+}
+
+func firstLine(ss []string) string {
+	if len(ss) == 0 {
+		return "unknown"
+	}
+	s, _, _ := strings.Cut(ss[0], "\n")
+	if len(s) > 120 {
+		s = s[:120] + "…"
+	}
+	return s
+}
+
+func dedupe(ss []string) []string {
+	seen := map[string]bool{}
+	out := ss[:0:0]
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }

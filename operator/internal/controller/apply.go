@@ -1,0 +1,170 @@
+package controller
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
+	"github.com/kubetenant/kubetenant/operator/internal/tenant"
+)
+
+var applyOpts = []client.ApplyOption{client.FieldOwner(FieldManager), client.ForceOwnership}
+
+// apply creates or applies every desired object and records what happened.
+func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []tenant.Namespace) *outcome {
+	o := newOutcome()
+	uids := map[string]types.UID{}
+	for _, ns := range t.Status.Namespaces {
+		uids[ns.Name] = ns.UID
+	}
+	for _, d := range desired {
+		st, err := r.applyNamespace(ctx, t, d, uids[d.Name])
+		o.namespaces = append(o.namespaces, st)
+		switch {
+		case errors.Is(err, ErrConflict):
+			o.conflicts = append(o.conflicts, d.Name)
+			continue
+		case err != nil:
+			o.fail(err)
+			continue
+		case st.Phase != v1alpha1.NamespaceActive:
+			o.notActive = append(o.notActive, fmt.Sprintf("namespace %s is %s", d.Name, st.Phase))
+			continue
+		}
+		o.handled[d.Name] = true
+		for _, c := range d.Children() {
+			if err := r.applyChild(ctx, d.Name, c); err != nil {
+				o.fail(err)
+			}
+		}
+	}
+	return o
+}
+
+// applyNamespace makes sure the namespace exists, is this tenant's and
+// carries the desired metadata. A namespace the operator created is applied
+// with its recorded UID as a precondition, so a namespace deleted and
+// re-created by someone else is never written to; a new one is created in
+// one request with its full metadata, and an existing one that is not this
+// Tenant's is a conflict, left untouched (ADR 0015).
+func (r *Reconciler) applyNamespace(ctx context.Context, t *v1alpha1.Tenant, d tenant.Namespace, uid types.UID) (v1alpha1.NamespaceStatus, error) {
+	missing := v1alpha1.NamespaceStatus{Name: d.Name, Phase: v1alpha1.NamespaceMissing}
+	if uid != "" {
+		err := r.client.Apply(ctx, d.Namespace.WithUID(uid), applyOpts...)
+		if err == nil {
+			return applied(d, uid), nil
+		}
+		if !uidMismatch(err) {
+			return missing, kindError(tenant.KindNamespace, fmt.Errorf("applying namespace %s: %w", d.Name, err))
+		}
+		// Not the namespace the operator created: gone, or replaced.
+		d.Namespace.UID = nil
+	}
+	ns, err := newNamespace(d)
+	if err != nil {
+		return missing, err
+	}
+	err = r.client.Create(ctx, ns, client.FieldOwner(FieldManager))
+	switch {
+	case err == nil:
+		return v1alpha1.NamespaceStatus{Name: d.Name, Phase: phase(ns), UID: ns.UID}, nil
+	case !apierrors.IsAlreadyExists(err):
+		return missing, kindError(tenant.KindNamespace, fmt.Errorf("creating namespace %s: %w", d.Name, err))
+	}
+	if err := r.reader.Get(ctx, client.ObjectKey{Name: d.Name}, ns); err != nil {
+		return missing, kindError(tenant.KindNamespace, fmt.Errorf("reading namespace %s: %w", d.Name, err))
+	}
+	if !ownedBy(ns, string(t.UID)) {
+		return v1alpha1.NamespaceStatus{Name: d.Name, Phase: v1alpha1.NamespaceConflict}, fmt.Errorf("namespace %s: %w", d.Name, ErrConflict)
+	}
+	// Ours (its controller reference names this Tenant) but not recorded:
+	// a status write was lost. Apply to exactly this one.
+	if !ns.DeletionTimestamp.IsZero() {
+		return v1alpha1.NamespaceStatus{Name: d.Name, Phase: v1alpha1.NamespaceTerminating, UID: ns.UID}, nil
+	}
+	if err := r.client.Apply(ctx, d.Namespace.WithUID(ns.UID), applyOpts...); err != nil {
+		return missing, kindError(tenant.KindNamespace, fmt.Errorf("applying namespace %s: %w", d.Name, err))
+	}
+	return applied(d, ns.UID), nil
+}
+
+// uidMismatch reports whether an apply with a UID was refused because no
+// object with that UID exists: the API server answers 409 when there is
+// no object of that name, 422 on metadata.uid when another one has it.
+func uidMismatch(err error) bool {
+	if apierrors.IsConflict(err) {
+		return true
+	}
+	var se *apierrors.StatusError
+	if !apierrors.IsInvalid(err) || !errors.As(err, &se) || se.ErrStatus.Details == nil {
+		return false
+	}
+	for _, c := range se.ErrStatus.Details.Causes {
+		if c.Field == "metadata.uid" {
+			return true
+		}
+	}
+	return false
+}
+
+// applied is the status of a namespace just applied; the apply's answer
+// filled in its phase.
+func applied(d tenant.Namespace, uid types.UID) v1alpha1.NamespaceStatus {
+	p := v1alpha1.NamespaceActive
+	if s := d.Namespace.Status; s != nil && s.Phase != nil && *s.Phase != "" {
+		p = v1alpha1.NamespacePhase(*s.Phase)
+	}
+	return v1alpha1.NamespaceStatus{Name: d.Name, Phase: p, UID: uid}
+}
+
+func phase(ns *corev1.Namespace) v1alpha1.NamespacePhase {
+	if ns.Status.Phase == "" {
+		return v1alpha1.NamespaceActive
+	}
+	return v1alpha1.NamespacePhase(ns.Status.Phase)
+}
+
+// newNamespace is the namespace of d with the desired metadata, to create.
+func newNamespace(d tenant.Namespace) (*corev1.Namespace, error) {
+	b, err := json.Marshal(d.Namespace)
+	if err != nil {
+		return nil, fmt.Errorf("encoding namespace %s: %w", d.Name, err)
+	}
+	ns := &corev1.Namespace{}
+	if err := json.Unmarshal(b, ns); err != nil {
+		return nil, fmt.Errorf("decoding namespace %s: %w", d.Name, err)
+	}
+	return ns, nil
+}
+
+// applyChild applies one object inside a tenant namespace. A role binding
+// whose role changed is refused (roleRef is immutable, 422): it is deleted
+// and applied again.
+func (r *Reconciler) applyChild(ctx context.Context, namespace string, c tenant.Child) error {
+	err := r.client.Apply(ctx, c.Apply, applyOpts...)
+	if err != nil && c.Kind == tenant.KindRoleBinding && apierrors.IsInvalid(err) {
+		obj := kindOf(c.Kind).newObject()
+		obj.SetNamespace(namespace)
+		obj.SetName(c.Name)
+		if derr := r.client.Delete(ctx, obj); derr != nil && !apierrors.IsNotFound(derr) {
+			return kindError(c.Kind, fmt.Errorf("replacing %s %s/%s: %w", c.Kind, namespace, c.Name, derr))
+		}
+		err = r.client.Apply(ctx, c.Apply, applyOpts...)
+	}
+	if err != nil {
+		return kindError(c.Kind, fmt.Errorf("applying %s %s/%s: %w", c.Kind, namespace, c.Name, err))
+	}
+	return nil
+}
+
+// kindError attaches the condition of kind to err.
+func kindError(kind string, err error) error {
+	return &conditionError{condition: kindOf(kind).condition, err: err}
+}

@@ -1,0 +1,198 @@
+package server_test
+
+import (
+	"bytes"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/server"
+)
+
+// counting counts every HTTP request pinbot sends towards GitHub: API
+// reads and writes, the installation token POST, and archive downloads
+// GitHub redirects to.
+type counting struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (c *counting) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.mu.Lock()
+	c.calls = append(c.calls, r.Method+" "+r.URL.Path)
+	c.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (c *counting) take() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.calls
+	c.calls = nil
+	return out
+}
+
+// countedHarness is newHarness with every GitHub request counted.
+func countedHarness(t testing.TB, sim *githubtest.Server) (*harness, *counting) {
+	t.Helper()
+	n := &counting{}
+	logs := &bytes.Buffer{}
+	srv, err := server.New(server.Config{
+		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(),
+		WebhookSecret: []byte(sim.WebhookSecret()), GitHubURL: sim.URL(), Workers: 4, Transport: n,
+		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
+		Tune: func(tr *pull.Transport) {
+			tr.Backoff = time.Millisecond
+			tr.WriteInterval = -1
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		hs.Close()
+		srv.Close()
+		if t.Failed() {
+			t.Logf("pinbot logs:\n%s", logs.String())
+		}
+	})
+	return &harness{t: t.(*testing.T), sim: sim, srv: srv, http: hs, logs: logs}, n
+}
+
+// bigRepo is the Python operator with a realistic ADR folder: the kopf
+// record among 30 others without pins.
+func bigRepo(t testing.TB, sim *githubtest.Server) *githubtest.Repo {
+	t.Helper()
+	files := read(t, "pyoperator")
+	files[".github/workflows/ci.yml"] = files["ci.yml"]
+	delete(files, "ci.yml")
+	for i := 1; i <= 30; i++ {
+		files[fmt.Sprintf("docs/decisions/%03d-decision.yaml", i)] = fmt.Sprintf("number: %d\ntitle: \"Decision %d\"\ndecision: >\n  Use the standard library for task %d.\n", i, i, i)
+	}
+	r := sim.CreateRepo("acme", "gadget-operator", false)
+	r.Commit("main", "", files, "Initial operator", githubtest.Author{})
+	sim.CreateRepo("nolar", "kopf", true).AddIssue(1172, "Memory leak since 1.42", "open", time.Time{})
+	return r
+}
+
+// bumpBranch pushes Dependabot's kopf bump on its own branch and opens it.
+func bumpBranch(t testing.TB, r *githubtest.Repo, i int) (int, githubtest.Delivery) {
+	t.Helper()
+	files := read(t, "pyoperator")
+	branch := fmt.Sprintf("dependabot/uv/kopf-1.42.0-%d", i)
+	r.Commit(branch, "main", map[string]string{
+		"pyproject.toml": strings.Replace(files["pyproject.toml"], "kopf==1.40.1", "kopf==1.42.0", 1),
+		"uv.lock":        strings.Replace(files["uv.lock"], "name = \"kopf\"\nversion = \"1.40.1\"", "name = \"kopf\"\nversion = \"1.42.0\"", 1),
+		"NOTE":           fmt.Sprint(i),
+	}, dependabotKopfMsg, githubtest.Dependabot)
+	return r.OpenPR(githubtest.PROptions{Head: branch, Title: "Bump kopf from 1.40.1 to 1.42.0", User: githubtest.DependabotUser,
+		Body: "Bumps [kopf](https://github.com/nolar/kopf) from 1.40.1 to 1.42.0."})
+}
+
+// ciApp is another App running 15 CI jobs on every commit.
+var ciApp = githubtest.App{ID: 777, Slug: "buildkite", Name: "Buildkite"}
+
+// life runs a bump PR's whole life as GitHub delivers it: opened; 15 CI
+// check runs of another App start and complete, then their suite; for
+// allow, memory-verification (GitHub Actions) completes with success and
+// then its suite. It returns the requests pinbot sent meanwhile.
+func life(t testing.TB, h *harness, r *githubtest.Repo, n *counting, i int, allow bool) (int, []string) {
+	t.Helper()
+	pr, opened := bumpBranch(t, r, i)
+	head := r.HeadSHA(pr)
+	n.take()
+	h.deliver(opened)
+	var ids []int64
+	var verify int64
+	if allow {
+		id, started := r.StartCheckRun(head, "memory-verification", githubtest.GitHubActions, "in_progress")
+		h.deliver(started...)
+		verify = id
+	}
+	for j := range 15 {
+		id, started := r.StartCheckRun(head, fmt.Sprintf("test (%d)", j), ciApp, "in_progress")
+		ids = append(ids, id)
+		h.deliver(started...)
+	}
+	for _, id := range ids {
+		h.deliver(r.CompleteCheckRun(id, "success")...)
+	}
+	if allow {
+		h.deliver(r.CompleteCheckRun(verify, "success")...)
+	}
+	return pr, n.take()
+}
+
+// TestCallBudget asserts the GitHub calls of a bump PR's whole life, cold
+// (a new replica: no token, no caches) and warm (a second bump PR on the
+// same base), for the block and the allow case (issue 11: block at most 12
+// cold and 6 warm), and that unrelated check runs cost nothing.
+func TestCallBudget(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name       string
+		allow      bool
+		cold, warm int
+	}{
+		{"block", false, 11, 6},
+		// The allow life writes pinbot's check twice (pending when the CI
+		// suite completes, allow when the verification does), reading the
+		// checks each time; no comment.
+		{"allow", true, 11, 7},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sim := githubtest.New(t, githubtest.Options{})
+			r := bigRepo(t, sim)
+			h, n := countedHarness(t, sim)
+			state, check := "closed", "failure"
+			if tt.allow {
+				state, check = "open", "success"
+			}
+			for i, budget := range []int{tt.cold, tt.warm} {
+				pr, calls := life(t, h, r, n, i, tt.allow)
+				h.check(r, pr, want{check: check, state: state, comments: map[bool]int{false: 1, true: 0}[tt.allow]})
+				if len(calls) != budget {
+					t.Errorf("%s life %d: %d calls, want %d:\n%s", tt.name, i, len(calls), budget, strings.Join(calls, "\n"))
+				}
+			}
+		})
+	}
+}
+
+// TestUnrelatedCheckRunsCostNothing: 100 check runs of another App
+// complete on an unrelated pull request (a replica that already read the
+// repository's rules once): not one GitHub call.
+func TestUnrelatedCheckRunsCostNothing(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	r := bigRepo(t, sim)
+	h, n := countedHarness(t, sim)
+	life(t, h, r, n, 0, false) // learns the repository's verification checks
+	r.Commit("docs", "main", map[string]string{"README.md": "more\n"}, "Docs", githubtest.Author{})
+	pr, opened := r.OpenPR(githubtest.PROptions{Head: "docs", Title: "Docs"})
+	h.deliver(opened)
+	head := r.HeadSHA(pr)
+	n.take()
+	for j := range 100 {
+		id, started := r.StartCheckRun(head, fmt.Sprintf("job %d", j), ciApp, "in_progress")
+		done := r.CompleteCheckRun(id, "success")
+		// The suite completes only with the last run; deliver the runs alone.
+		for _, d := range append(started, done...) {
+			if d.Event == "check_run" {
+				h.deliver(d)
+			}
+		}
+	}
+	if calls := n.take(); len(calls) != 0 {
+		t.Errorf("100 unrelated check runs cost %d calls:\n%s", len(calls), strings.Join(calls, "\n"))
+	}
+}

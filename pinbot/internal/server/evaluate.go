@@ -1,0 +1,247 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"time"
+
+	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/render"
+	"github.com/kubetenant/kubetenant/pinbot/internal/report"
+	"github.com/kubetenant/kubetenant/pinbot/internal/source"
+	"github.com/kubetenant/kubetenant/pinbot/internal/webhook"
+)
+
+// process handles one queued delivery: each of its jobs in turn.
+func (s *Server) process(ctx context.Context, d webhook.Delivery) {
+	w, ok := d.Work.(*work)
+	if !ok {
+		return
+	}
+	ev := w.ev
+	log := s.log.With("delivery", d.ID, "event", d.Event, "action", ev.Action, "repo", ev.Repository.FullName)
+	for _, j := range w.jobs {
+		start := time.Now()
+		ectx, cancel := context.WithTimeout(ctx, s.cfg.EvalTimeout)
+		dec := s.evaluate(ectx, log.With("pr", j.number), j)
+		cancel()
+		dec.Delivery = d.ID
+		if dec.Err != nil {
+			s.metrics.deliveryError()
+		}
+		if dec.RetryAt.After(time.Time{}) {
+			s.retryLater(d, j, dec.RetryAt)
+		}
+		level := slog.LevelInfo
+		if dec.Err != nil {
+			level = slog.LevelError
+		}
+		log.Log(ctx, level, "decided", "pr", dec.Number, "verdict", dec.Verdict, "check_run", dec.Actions.CheckRun,
+			"comment", dec.Actions.Comment, "closed", dec.Actions.Closed, "dry_run", s.cfg.DryRun,
+			"duration_ms", time.Since(start).Milliseconds(), "err", errString(dec.Err))
+		if s.cfg.Decided != nil {
+			s.cfg.Decided(dec)
+		}
+	}
+}
+
+// retryLater evaluates a job again once GitHub's rate limit allows: the
+// delivery is not lost, and no worker waits for it.
+func (s *Server) retryLater(d webhook.Delivery, j job, at time.Time) {
+	d.Work = &work{ev: d.Work.(*work).ev, jobs: []job{j}}
+	s.after(time.Until(at), func() {
+		if !s.queue.Offer(d) {
+			s.log.Error("queue full: dropping a retry", "delivery", d.ID, "pr", j.number)
+		}
+	})
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// evaluate reads, decides and reports on one pull request.
+func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision {
+	full := j.owner + "/" + j.repo
+	dec := Decision{Repo: full, Number: j.number}
+	src, rep, err := s.source(j)
+	if err != nil {
+		dec.Err = err
+		return dec
+	}
+	if j.commit {
+		prs, err := src.PullsForCommit(ctx, j.head)
+		if err != nil {
+			dec.Err = err
+			return dec
+		}
+		for _, pr := range prs {
+			j2 := j
+			j2.commit, j2.number, j2.pr = false, pr.Number, &pr
+			d := s.evaluate(ctx, log.With("pr", pr.Number), j2)
+			if d.Err != nil {
+				return d
+			}
+		}
+		dec.Verdict = "listed"
+		return dec
+	}
+	if j.recheckBy != "" {
+		perm, err := src.Permission(ctx, j.recheckBy)
+		if err != nil {
+			dec.Err = err
+			return dec
+		}
+		if perm != "admin" && perm != "write" && perm != "maintain" {
+			log.Info("recheck ignored: no write access", "user", j.recheckBy, "permission", perm)
+			dec.Verdict = "ignored"
+			return dec
+		}
+	}
+	key := prKey(full, j.number)
+	defer s.lock(key)()
+
+	// The pull request: from the payload, from memory at this head, or read.
+	mem, remembered := s.mem.pr(key, j.head)
+	var pr source.PullRequest
+	switch {
+	case j.pr != nil:
+		pr = *j.pr
+	case remembered && j.head != "" && mem.pr.Author != "":
+		pr = mem.pr
+	default:
+		if pr, err = src.PullRequest(ctx, j.number); err != nil {
+			dec.Verdict, dec.Err = string(enforce.Error), err
+			s.metrics.decision(dec.Verdict)
+			if j.head != "" && !s.cfg.DryRun {
+				// Without the pull request nothing can be decided: say so
+				// on the head commit the delivery named.
+				res := enforce.Result{Verdict: enforce.Error, Errors: []string{err.Error()}}
+				dec.Actions, _, _ = rep.Apply(ctx, report.Decision{Owner: j.owner, Repo: j.repo, Number: j.number, HeadSHA: j.head, Result: res})
+			}
+			dec.RetryAt = retryAt(err)
+			return dec
+		}
+		s.mem.sawPR(key, pr)
+		if mem2, ok := s.mem.pr(key, pr.HeadSHA); ok {
+			mem, remembered = mem2, true
+		} else {
+			remembered = false
+		}
+	}
+	if pr.State != "open" {
+		s.mem.closed(key, pr.HeadSHA)
+		dec.Verdict = "closed"
+		return dec
+	}
+	// A new head's check suites are created after the event: reading them
+	// now would only say "none yet", so they are read when a suite
+	// completes, unless checks already ran on this commit.
+	skip := j.newHead && !s.mem.checksSeen(pr.HeadSHA)
+	g := s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
+	s.mem.learnChecks(full, g.Rules.VerificationChecks())
+	in := g.Input
+	if g.Rules.Enforced == 0 && len(in.ReadErrors) == 0 {
+		dec.Verdict = "no-pins"
+		s.metrics.decision(dec.Verdict)
+		s.mem.decided(key, pr, dec.Verdict, mem.knownOr())
+		return dec
+	}
+	res := enforce.Evaluate(in)
+	dec.Verdict = string(res.Verdict)
+	s.metrics.decision(dec.Verdict)
+	for _, e := range res.Errors {
+		log.Warn("could not read", "what", e)
+	}
+	for _, e := range in.ReadErrors {
+		if t := retryAt(e); t.After(dec.RetryAt) {
+			dec.RetryAt = t
+		}
+	}
+
+	known := mem.knownOr()
+	if !remembered {
+		known = report.Known{}
+	}
+	known.Open = true
+	if g.Checks != nil && !known.CheckRunKnown {
+		known.CheckRunKnown, known.CheckRun = true, g.Checks.Own
+	}
+	if skip && !remembered {
+		known.CheckRunKnown = true // a new head has no pinbot check run yet
+	}
+	if known.CommentID == 0 && pr.Comments == 0 {
+		known.NoComment = true
+	}
+	if skip && res.Verdict == enforce.Pending {
+		// Nothing read can finish the decision yet; the required check
+		// stays "expected" until a suite completes.
+		s.mem.decided(key, pr, dec.Verdict, known)
+		return dec
+	}
+	var body string
+	// The comment is rendered (and its upstream issues read) only when it
+	// will be written: created on a block, updated when pinbot has one.
+	if res.Comment && (res.Verdict == enforce.Block || !known.NoComment) {
+		states := map[string]string{}
+		for _, u := range render.Upstreams(res) {
+			states[u] = src.Upstream(ctx, u)
+		}
+		body = render.Comment(res, render.Repo{Owner: j.owner, Name: j.repo, ServerURL: s.serverURL, BaseRef: pr.BaseRef}, states)
+	}
+	if s.cfg.DryRun {
+		log.Info("dry run: not writing", "verdict", res.Verdict, "close", res.Close, "comment", res.Comment)
+		return dec
+	}
+	dec.Actions, known, dec.Err = rep.Apply(ctx, report.Decision{
+		Owner: j.owner, Repo: j.repo, Number: j.number, HeadSHA: pr.HeadSHA, Result: res, Comment: body, Known: known,
+	})
+	if dec.Actions.Closed {
+		pr.State = "closed"
+	}
+	if dec.Err != nil {
+		if t := retryAt(dec.Err); t.After(dec.RetryAt) {
+			dec.RetryAt = t
+		}
+		return dec
+	}
+	s.mem.decided(key, pr, dec.Verdict, known)
+	return dec
+}
+
+// knownOr is what the memory knows of pinbot's writes (nothing for nil).
+func (st *prState) knownOr() report.Known {
+	if st == nil {
+		return report.Known{}
+	}
+	return st.known
+}
+
+// retryAt is when a read or write that hit a rate limit is worth trying
+// again (zero for other errors).
+func retryAt(err error) time.Time {
+	var rl *pull.RateLimitError
+	if errors.As(err, &rl) {
+		return rl.Until
+	}
+	return time.Time{}
+}
+
+// source returns the GitHub source and the reporter of a job's repository.
+func (s *Server) source(j job) (*source.GitHub, *report.Reporter, error) {
+	gh, err := s.clients.For(j.installation)
+	if err != nil {
+		return nil, nil, err
+	}
+	dl, err := s.clients.Download(j.installation)
+	if err != nil {
+		return nil, nil, err
+	}
+	src := &source.GitHub{GH: gh, Download: dl, Owner: j.owner, Repo: j.repo, AppID: s.cfg.AppID, Cache: s.cache, Now: s.cfg.Now}
+	return src, &report.Reporter{GH: gh, AppID: s.cfg.AppID, AppSlug: s.cfg.AppSlug}, nil
+}

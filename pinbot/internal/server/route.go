@@ -1,0 +1,300 @@
+package server
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/pinbot/internal/source"
+	"github.com/kubetenant/kubetenant/pinbot/internal/webhook"
+)
+
+// event is the part of a delivery pinbot reads, decoded once.
+type event struct {
+	Action       string `json:"action"`
+	Installation struct {
+		ID int64 `json:"id"`
+	} `json:"installation"`
+	Repository struct {
+		Name  string `json:"name"`
+		Owner struct {
+			Login string `json:"login"`
+		} `json:"owner"`
+		FullName string `json:"full_name"`
+	} `json:"repository"`
+	Sender struct {
+		Login string `json:"login"`
+		Type  string `json:"type"`
+	} `json:"sender"`
+	PullRequest *prPayload    `json:"pull_request"`
+	CheckRun    *checkPayload `json:"check_run"`
+	CheckSuite  *checkPayload `json:"check_suite"`
+	Issue       *struct {
+		Number      int              `json:"number"`
+		PullRequest *json.RawMessage `json:"pull_request"`
+	} `json:"issue"`
+	Comment *struct {
+		Body string `json:"body"`
+	} `json:"comment"`
+	// Changes says what an "edited" pull request changed.
+	Changes map[string]json.RawMessage `json:"changes"`
+}
+
+type prPayload struct {
+	Number int     `json:"number"`
+	State  string  `json:"state"`
+	Title  string  `json:"title"`
+	Body   *string `json:"body"`
+	User   struct {
+		Login string `json:"login"`
+		Type  string `json:"type"`
+	} `json:"user"`
+	Labels []struct {
+		Name string `json:"name"`
+	} `json:"labels"`
+	Head struct {
+		SHA string `json:"sha"`
+	} `json:"head"`
+	Base struct {
+		Ref string `json:"ref"`
+		SHA string `json:"sha"`
+	} `json:"base"`
+	ChangedFiles *int `json:"changed_files"`
+	Comments     *int `json:"comments"`
+}
+
+func (p *prPayload) pullRequest() *source.PullRequest {
+	out := &source.PullRequest{
+		Number: p.Number, State: p.State, Author: p.User.Login, AuthorIsBot: p.User.Type == "Bot", Title: p.Title,
+		BaseRef: p.Base.Ref, BaseSHA: p.Base.SHA, HeadSHA: p.Head.SHA, ChangedFiles: -1, Comments: -1,
+	}
+	if p.Body != nil {
+		out.Body = *p.Body
+	}
+	if p.ChangedFiles != nil {
+		out.ChangedFiles = *p.ChangedFiles
+	}
+	if p.Comments != nil {
+		out.Comments = *p.Comments
+	}
+	for _, l := range p.Labels {
+		out.Labels = append(out.Labels, l.Name)
+	}
+	return out
+}
+
+type checkPayload struct {
+	ID      int64  `json:"id"`
+	Name    string `json:"name"`
+	HeadSHA string `json:"head_sha"`
+	App     struct {
+		ID   int64  `json:"id"`
+		Slug string `json:"slug"`
+	} `json:"app"`
+	PullRequests []struct {
+		Number int `json:"number"`
+		Head   struct {
+			SHA string `json:"sha"`
+		} `json:"head"`
+	} `json:"pull_requests"`
+}
+
+// job is one pull request to evaluate for a delivery.
+type job struct {
+	installation int64
+	owner, repo  string
+	number       int
+	// head is the commit the event is about ("" for a recheck).
+	head string
+	// pr is the pull request from the payload, when it carries one.
+	pr *source.PullRequest
+	// newHead marks opened and synchronize: the head's check suites do not
+	// exist yet.
+	newHead bool
+	// recheckBy is the user asking for /pinbot recheck, whose permission
+	// the worker reads first.
+	recheckBy string
+	// commit lists the open pull requests of head first (a fork's, left out
+	// of check payloads).
+	commit bool
+}
+
+// work is what accept hands the worker.
+type work struct {
+	ev   *event
+	jobs []job
+}
+
+// accept decodes a verified delivery once and routes it: a delivery with no
+// job costs nothing more (no GitHub call, no queue slot).
+func (s *Server) accept(d *webhook.Delivery) (bool, string) {
+	switch d.Event {
+	case "pull_request", "check_run", "check_suite", "issue_comment", "installation", "installation_repositories":
+	default:
+		return false, "event not handled"
+	}
+	var ev event
+	if err := json.Unmarshal(d.Body, &ev); err != nil {
+		return false, "payload is not JSON"
+	}
+	var jobs []job
+	var reason string
+	switch d.Event {
+	case "installation", "installation_repositories":
+		s.log.Info("installation event", "delivery", d.ID, "event", d.Event, "action", ev.Action, "installation", ev.Installation.ID)
+		return false, "logged"
+	case "pull_request":
+		jobs, reason = s.pullRequestJobs(&ev)
+	case "check_run":
+		jobs, reason = s.checkRunJobs(&ev)
+	case "check_suite":
+		jobs, reason = s.checkSuiteJobs(&ev)
+	case "issue_comment":
+		jobs, reason = s.recheckJobs(&ev)
+	}
+	if len(jobs) == 0 {
+		return false, reason
+	}
+	d.Work = &work{ev: &ev, jobs: jobs}
+	return true, ""
+}
+
+func (s *Server) newJob(ev *event, number int, head string) job {
+	return job{installation: ev.Installation.ID, owner: ev.Repository.Owner.Login, repo: ev.Repository.Name, number: number, head: head}
+}
+
+// pullRequestJobs: opened, reopened, synchronize and an edit of the title,
+// body or base always evaluate, with the pull request from the payload.
+func (s *Server) pullRequestJobs(ev *event) ([]job, string) {
+	p := ev.PullRequest
+	if p == nil {
+		return nil, "no pull request in the payload"
+	}
+	key := prKey(ev.Repository.FullName, p.Number)
+	switch ev.Action {
+	case "opened", "reopened", "synchronize":
+	case "edited":
+		if !hasAny(ev.Changes, "title", "body", "base") {
+			return nil, "edit that cannot change a verdict"
+		}
+	case "closed":
+		s.mem.closed(key, p.Head.SHA)
+		return nil, "closed"
+	default:
+		return nil, "action not handled"
+	}
+	j := s.newJob(ev, p.Number, p.Head.SHA)
+	j.pr = p.pullRequest()
+	j.newHead = ev.Action == "opened" || ev.Action == "synchronize"
+	s.mem.sawPR(key, *j.pr)
+	return []job{j}, ""
+}
+
+func hasAny(m map[string]json.RawMessage, keys ...string) bool {
+	for _, k := range keys {
+		if _, ok := m[k]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRunJobs: a completed check run matters only when its name is one of
+// the repository's verification checks (all of them, until this replica has
+// read the repository's rules once); pinbot's own run matters only when
+// someone presses Re-run.
+func (s *Server) checkRunJobs(ev *event) ([]job, string) {
+	c := ev.CheckRun
+	if c == nil {
+		return nil, "no check run in the payload"
+	}
+	s.mem.sawChecks(c.HeadSHA)
+	if c.App.ID == s.cfg.AppID {
+		if ev.Action == "rerequested" {
+			return s.checkJobs(ev, c, true), "no open pull request"
+		}
+		return nil, "pinbot's own check run"
+	}
+	if ev.Action != "completed" {
+		return nil, "action not handled"
+	}
+	if names, known := s.mem.checkNames(ev.Repository.FullName); known && !slices.Contains(names, c.Name) {
+		return nil, "not a verification check"
+	}
+	return s.checkJobs(ev, c, false), "no open pull request"
+}
+
+// checkSuiteJobs: a completed suite of another App matters only to a pull
+// request that is pending (or whose state this replica does not know):
+// it may complete "every suite done". pinbot's own suite matters only on
+// Re-run all.
+func (s *Server) checkSuiteJobs(ev *event) ([]job, string) {
+	c := ev.CheckSuite
+	if c == nil {
+		return nil, "no check suite in the payload"
+	}
+	s.mem.sawChecks(c.HeadSHA)
+	if c.App.ID == s.cfg.AppID {
+		if ev.Action == "rerequested" {
+			return s.checkJobs(ev, c, true), "no open pull request"
+		}
+		return nil, "pinbot's own check suite"
+	}
+	if ev.Action != "completed" {
+		return nil, "action not handled"
+	}
+	var jobs []job
+	for _, j := range s.checkJobs(ev, c, false) {
+		if v := s.mem.verdict(prKey(ev.Repository.FullName, j.number), c.HeadSHA); v != "" && v != "pending" && v != "error" {
+			continue // decided at this head; a suite completing cannot change it
+		}
+		jobs = append(jobs, j)
+	}
+	return jobs, "no pending pull request at this commit"
+}
+
+// checkJobs are the pull requests of a check's head commit. GitHub leaves
+// pull requests from forks out of the payload: those pinbot remembers at
+// this head are found by memory, and on Re-run they are listed.
+func (s *Server) checkJobs(ev *event, c *checkPayload, rerun bool) []job {
+	var jobs []job
+	for _, pr := range c.PullRequests {
+		if pr.Head.SHA != c.HeadSHA {
+			continue
+		}
+		if !rerun && s.mem.isClosed(prKey(ev.Repository.FullName, pr.Number), c.HeadSHA) {
+			continue
+		}
+		jobs = append(jobs, s.newJob(ev, pr.Number, c.HeadSHA))
+	}
+	if len(c.PullRequests) == 0 && c.HeadSHA != "" {
+		for _, n := range s.mem.openAt(ev.Repository.FullName, c.HeadSHA) {
+			jobs = append(jobs, s.newJob(ev, n, c.HeadSHA))
+		}
+		if len(jobs) == 0 && rerun {
+			j := s.newJob(ev, 0, c.HeadSHA)
+			j.commit = true
+			jobs = append(jobs, j)
+		}
+	}
+	return jobs
+}
+
+// recheckJobs: "/pinbot recheck" from a person (whose permission the worker
+// checks) on a pull request.
+func (s *Server) recheckJobs(ev *event) ([]job, string) {
+	if ev.Action != "created" || ev.Issue == nil || ev.Issue.PullRequest == nil || ev.Comment == nil || !isRecheck(ev.Comment.Body) {
+		return nil, "not a recheck"
+	}
+	if ev.Sender.Type == "Bot" {
+		return nil, "recheck from a bot"
+	}
+	j := s.newJob(ev, ev.Issue.Number, "")
+	j.recheckBy = ev.Sender.Login
+	return []job{j}, ""
+}
+
+func isRecheck(body string) bool {
+	f := strings.Fields(body)
+	return len(f) >= 2 && f[0] == "/pinbot" && f[1] == "recheck"
+}

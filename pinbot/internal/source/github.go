@@ -1,0 +1,454 @@
+package source
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/lru"
+)
+
+// Cache holds what GitHub sources read, shared by every installation and
+// repository of a process. Blobs are keyed by SHA alone: content-addressed,
+// and an installation can only ask for a blob whose SHA it saw in its own
+// tree. Everything else is keyed by repository. Each cache is a real LRU
+// bounded in bytes (ADR 0222).
+type Cache struct {
+	blobs    *lru.Cache[string, []byte]
+	trees    *lru.Cache[string, *Listing]
+	compares *lru.Cache[string, *Comparison]
+	upstream *lru.Cache[string, upstream]
+}
+
+type upstream struct {
+	state string
+	at    time.Time
+}
+
+// NewCache returns caches holding about maxBytes in all.
+func NewCache(maxBytes int64) *Cache {
+	return &Cache{
+		blobs:    lru.New[string, []byte](maxBytes / 2),
+		trees:    lru.New[string, *Listing](maxBytes / 4),
+		compares: lru.New[string, *Comparison](maxBytes / 4),
+		upstream: lru.New[string, upstream](1 << 20),
+	}
+}
+
+// UpstreamTTL is how long an upstream issue's state is reused.
+const UpstreamTTL = time.Hour
+
+// tarballAbove is how many uncached blobs make one archive download (two
+// calls: the API's redirect and the download) cheaper than reading them.
+const tarballAbove = 3
+
+// maxTarball bounds an archive download; a larger repository reads blobs.
+const maxTarball = 64 << 20
+
+// GitHub reads one repository through an installation's go-github client.
+type GitHub struct {
+	GH          *github.Client
+	Owner, Repo string
+	// AppID is pinbot's App: its check suite is left out of "every suite
+	// completed", and its check run is Checks.Own.
+	AppID int64
+	// Download fetches archives from the download host GitHub redirects to
+	// (no installation token goes there: the URL carries its own). Nil
+	// reads blobs one by one.
+	Download *http.Client
+	Cache    *Cache
+	// Now is the clock of the upstream cache (time.Now when nil).
+	Now func() time.Time
+}
+
+func (g *GitHub) key(s string) string { return g.Owner + "/" + g.Repo + "@" + s }
+
+// PullRequest implements Source.
+func (g *GitHub) PullRequest(ctx context.Context, number int) (PullRequest, error) {
+	pr, _, err := g.GH.PullRequests.Get(ctx, g.Owner, g.Repo, number)
+	if err != nil {
+		return PullRequest{}, fmt.Errorf("reading pull request %s/%s#%d: %w", g.Owner, g.Repo, number, err)
+	}
+	return FromGitHub(pr), nil
+}
+
+// FromGitHub converts go-github's pull request (a read, a payload or a
+// `gh api` file).
+func FromGitHub(pr *github.PullRequest) PullRequest {
+	out := PullRequest{
+		Number: pr.GetNumber(), State: pr.GetState(), Author: pr.GetUser().GetLogin(), AuthorIsBot: pr.GetUser().GetType() == "Bot",
+		Title: pr.GetTitle(), Body: pr.GetBody(), BaseRef: pr.GetBase().GetRef(), BaseSHA: pr.GetBase().GetSHA(),
+		HeadSHA: pr.GetHead().GetSHA(), ChangedFiles: -1, Comments: -1,
+	}
+	if pr.ChangedFiles != nil {
+		out.ChangedFiles = pr.GetChangedFiles()
+	}
+	if pr.Comments != nil {
+		out.Comments = pr.GetComments()
+	}
+	for _, l := range pr.Labels {
+		out.Labels = append(out.Labels, l.GetName())
+	}
+	return out
+}
+
+// Tree implements Source. A truncated listing is an error: a file missing
+// from it could hold a pin.
+func (g *GitHub) Tree(ctx context.Context, commit string) (*Listing, error) {
+	if l, ok := g.Cache.trees.Get(g.key(commit)); ok {
+		return l, nil
+	}
+	tr, _, err := g.GH.Git.GetTree(ctx, g.Owner, g.Repo, commit, true)
+	if err != nil {
+		return nil, err
+	}
+	if tr.GetTruncated() {
+		return nil, errors.New("GitHub truncated the tree listing")
+	}
+	l := &Listing{Commit: commit, Files: map[string]Entry{}, Dirs: map[string]string{}}
+	cost := int64(100)
+	for _, e := range tr.Entries {
+		switch e.GetType() {
+		case "blob":
+			l.Files[e.GetPath()] = Entry{SHA: e.GetSHA(), Size: int64(e.GetSize()), Mode: e.GetMode()}
+		case "tree":
+			l.Dirs[e.GetPath()] = e.GetSHA()
+		}
+		cost += int64(len(e.GetPath())) + 100
+	}
+	g.Cache.trees.Put(g.key(commit), l, cost)
+	return l, nil
+}
+
+// Blobs implements Source: from the cache, else from one archive of the
+// commit when many are missing, else one raw read per blob. Archive files
+// count only when their content hashes to a wanted SHA (or they are
+// manifests, kept for the merge base side), so an archive that leaves
+// files out (export-ignore) or differs cannot feed pinbot anything else.
+func (g *GitHub) Blobs(ctx context.Context, commit string, shas []string) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	var missing []string
+	for _, s := range shas {
+		if b, ok := g.Cache.blobs.Get(s); ok {
+			out[s] = b
+		} else if _, dup := out[s]; !dup && !contains(missing, s) {
+			missing = append(missing, s)
+		}
+	}
+	if len(missing) > tarballAbove && g.Download != nil {
+		if err := g.tarball(ctx, commit, missing, out); err == nil {
+			missing = missing[:0]
+			for _, s := range shas {
+				if _, ok := out[s]; !ok && !contains(missing, s) {
+					missing = append(missing, s)
+				}
+			}
+		}
+	}
+	var errs []error
+	for _, s := range missing {
+		data, _, err := g.GH.Git.GetBlobRaw(ctx, g.Owner, g.Repo, s)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("blob %s: %w", short(s), err))
+			continue
+		}
+		g.Cache.blobs.Put(s, data, int64(len(data)))
+		out[s] = data
+	}
+	return out, errors.Join(errs...)
+}
+
+func contains(ss []string, s string) bool {
+	for _, x := range ss {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func (g *GitHub) tarball(ctx context.Context, commit string, want []string, out map[string][]byte) error {
+	u, _, err := g.GH.Repositories.GetArchiveLink(ctx, g.Owner, g.Repo, github.Tarball, &github.RepositoryContentGetOptions{Ref: commit}, 0)
+	if err != nil {
+		return err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := g.Download.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("downloading the archive of %s: %s", short(commit), resp.Status)
+	}
+	zr, err := gzip.NewReader(io.LimitReader(resp.Body, maxTarball))
+	if err != nil {
+		return err
+	}
+	wanted := map[string]bool{}
+	for _, s := range want {
+		wanted[s] = true
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if h.Typeflag != tar.TypeReg || h.Size > maxTarball {
+			continue
+		}
+		// GitHub's archives hold one top folder (owner-repo-sha/).
+		_, p, _ := strings.Cut(h.Name, "/")
+		if h.Size > 8<<20 && !pin.IsManifest(p) {
+			continue
+		}
+		data, err := io.ReadAll(tr)
+		if err != nil {
+			return err
+		}
+		sha := BlobSHA(data)
+		if wanted[sha] || pin.IsManifest(p) {
+			g.Cache.blobs.Put(sha, data, int64(len(data)))
+		}
+		if wanted[sha] {
+			out[sha] = data
+		}
+	}
+}
+
+// Compare implements Source with one call: GitHub's comparison gives the
+// merge base, the commits and the files (with patches).
+func (g *GitHub) Compare(ctx context.Context, base, head string) (*Comparison, error) {
+	key := g.key(base + "..." + head)
+	if c, ok := g.Cache.compares.Get(key); ok {
+		return c, nil
+	}
+	opt := &github.ListOptions{PerPage: 100}
+	cmp, resp, err := g.GH.Repositories.CompareCommits(ctx, g.Owner, g.Repo, base, head, opt)
+	if err != nil {
+		return nil, err
+	}
+	out := &Comparison{MergeBase: cmp.GetMergeBaseCommit().GetSHA()}
+	cost := int64(200)
+	for _, f := range cmp.Files {
+		cf := ChangedFile{Path: f.GetFilename(), Previous: f.GetPreviousFilename(), Status: f.GetStatus(), SHA: f.GetSHA(), Patch: f.GetPatch()}
+		if cf.Status == "removed" {
+			cf.SHA = ""
+		}
+		out.Files = append(out.Files, cf)
+		cost += int64(len(cf.Patch)+len(cf.Path)) + 100
+	}
+	commits := cmp.Commits
+	for resp.NextPage != 0 && len(commits) < cmp.GetTotalCommits() {
+		opt.Page = resp.NextPage
+		var more *github.CommitsComparison
+		if more, resp, err = g.GH.Repositories.CompareCommits(ctx, g.Owner, g.Repo, base, head, opt); err != nil {
+			return nil, err
+		}
+		commits = append(commits, more.Commits...)
+	}
+	if len(commits) < cmp.GetTotalCommits() {
+		out.Err = fmt.Errorf("comparing %s...%s: GitHub listed %d of %d commits", short(base), short(head), len(commits), cmp.GetTotalCommits())
+	}
+	for _, c := range commits {
+		out.Commits = append(out.Commits, c.GetCommit().GetMessage())
+		cost += int64(len(c.GetCommit().GetMessage()))
+	}
+	// GitHub lists commits oldest first; Gather wants newest first, as
+	// git log gives them.
+	for i, j := 0, len(out.Commits)-1; i < j; i, j = i+1, j-1 {
+		out.Commits[i], out.Commits[j] = out.Commits[j], out.Commits[i]
+	}
+	g.Cache.compares.Put(key, out, cost)
+	return out, nil
+}
+
+// Files implements Source: the pull request's own file list, up to
+// GitHub's 3,000.
+func (g *GitHub) Files(ctx context.Context, number int) ([]ChangedFile, error) {
+	var out []ChangedFile
+	opt := &github.ListOptions{PerPage: 100}
+	for {
+		fs, resp, err := g.GH.PullRequests.ListFiles(ctx, g.Owner, g.Repo, number, opt)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			cf := ChangedFile{Path: f.GetFilename(), Previous: f.GetPreviousFilename(), Status: f.GetStatus(), SHA: f.GetSHA(), Patch: f.GetPatch()}
+			if cf.Status == "removed" {
+				cf.SHA = ""
+			}
+			out = append(out, cf)
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opt.Page = resp.NextPage
+	}
+}
+
+// Checks implements Source. Suites come first: while no App but pinbot has
+// a suite on the commit, no other App can have a check run there either
+// (every run belongs to its App's suite), and the runs are not listed.
+func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks, error) {
+	out := &Checks{SuitesCompleted: true}
+	others, ownRuns := 0, 0
+	opt := &github.ListCheckSuiteOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		res, resp, err := g.GH.Checks.ListCheckSuitesForRef(ctx, g.Owner, g.Repo, sha, opt)
+		if err != nil {
+			return nil, fmt.Errorf("reading the check suites of %s: %w", short(sha), err)
+		}
+		for _, cs := range res.CheckSuites {
+			if cs.GetApp().GetID() == g.AppID {
+				ownRuns++
+				continue
+			}
+			others++
+			if cs.GetStatus() != "completed" {
+				out.SuitesCompleted = false
+			}
+		}
+		if resp.NextPage == 0 {
+			break
+		}
+		opt.Page = resp.NextPage
+	}
+	if others == 0 {
+		// The workflows of a pull_request event may simply not have been
+		// created yet: an absent verification is not final.
+		out.SuitesCompleted = false
+	}
+	if others > 0 || ownRuns > 0 {
+		out.Read = true
+		names := map[string]bool{}
+		for _, n := range q.Names {
+			names[n] = true
+		}
+		ropt := &github.ListCheckRunsOptions{Filter: github.String("all"), ListOptions: github.ListOptions{PerPage: 100}}
+		for {
+			res, resp, err := g.GH.Checks.ListCheckRunsForRef(ctx, g.Owner, g.Repo, sha, ropt)
+			if err != nil {
+				return nil, fmt.Errorf("reading the check runs of %s: %w", short(sha), err)
+			}
+			for _, cr := range res.CheckRuns {
+				if cr.GetApp().GetID() == g.AppID {
+					if out.Own == nil || cr.GetID() > out.Own.ID {
+						out.Own = &CheckRun{ID: cr.GetID(), Status: cr.GetStatus(), Conclusion: cr.GetConclusion(),
+							Title: cr.GetOutput().GetTitle(), Summary: cr.GetOutput().GetSummary(), ExternalID: cr.GetExternalID()}
+					}
+					continue
+				}
+				if names[cr.GetName()] {
+					out.Runs = append(out.Runs, enforce.Check{Name: cr.GetName(), Status: cr.GetStatus(), Conclusion: cr.GetConclusion(),
+						AppSlug: cr.GetApp().GetSlug(), HeadSHA: cr.GetHeadSHA(), ID: cr.GetID()})
+				}
+			}
+			if resp.NextPage == 0 {
+				break
+			}
+			ropt.Page = resp.NextPage
+		}
+	}
+	if q.Statuses {
+		st, _, err := g.GH.Repositories.GetCombinedStatus(ctx, g.Owner, g.Repo, sha, &github.ListOptions{PerPage: 100})
+		if err != nil {
+			return nil, fmt.Errorf("reading the commit statuses of %s: %w", short(sha), err)
+		}
+		for _, s := range st.Statuses {
+			out.Statuses = append(out.Statuses, enforce.Status{Context: s.GetContext(), State: s.GetState(), SHA: sha})
+		}
+	}
+	return out, nil
+}
+
+// Upstream implements Source; a state is reused for UpstreamTTL, an
+// unreadable issue included (GitHub Enterprise Server does not see
+// github.com's issues, and asking again would not change that).
+func (g *GitHub) Upstream(ctx context.Context, ref string) string {
+	now := time.Now
+	if g.Now != nil {
+		now = g.Now
+	}
+	if u, ok := g.Cache.upstream.Get(ref); ok && now().Sub(u.at) < UpstreamTTL {
+		return u.state
+	}
+	state := g.readUpstream(ctx, ref)
+	if ctx.Err() == nil {
+		g.Cache.upstream.Put(ref, upstream{state: state, at: now()}, int64(len(ref)+len(state)+32))
+	}
+	return state
+}
+
+func (g *GitHub) readUpstream(ctx context.Context, ref string) string {
+	owner, rest, ok := strings.Cut(ref, "/")
+	repo, num, ok2 := strings.Cut(rest, "#")
+	var n int
+	if _, err := fmt.Sscan(num, &n); !ok || !ok2 || err != nil {
+		return ""
+	}
+	is, _, err := g.GH.Issues.Get(ctx, owner, repo, n)
+	if err != nil {
+		return ""
+	}
+	if is.GetState() == "closed" && is.ClosedAt != nil {
+		return "closed on " + is.GetClosedAt().Format("2006-01-02")
+	}
+	return is.GetState()
+}
+
+// Permission is a user's permission on the repository: admin, write,
+// maintain, read or none.
+func (g *GitHub) Permission(ctx context.Context, user string) (string, error) {
+	p, resp, err := g.GH.Repositories.GetPermissionLevel(ctx, g.Owner, g.Repo, user)
+	if resp != nil && resp.StatusCode == http.StatusNotFound {
+		return "none", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("reading the permission of %s on %s/%s: %w", user, g.Owner, g.Repo, err)
+	}
+	return p.GetPermission(), nil
+}
+
+// PullsForCommit lists the open pull requests whose head is sha (GitHub
+// leaves pull requests from forks out of check payloads).
+func (g *GitHub) PullsForCommit(ctx context.Context, sha string) ([]PullRequest, error) {
+	prs, _, err := g.GH.PullRequests.ListPullRequestsWithCommit(ctx, g.Owner, g.Repo, sha, &github.ListOptions{PerPage: 100})
+	if err != nil {
+		return nil, fmt.Errorf("listing the pull requests of %s: %w", short(sha), err)
+	}
+	var out []PullRequest
+	for _, pr := range prs {
+		if pr.GetState() == "open" && pr.GetHead().GetSHA() == sha {
+			out = append(out, FromGitHub(pr))
+		}
+	}
+	return out, nil
+}
+
+// RunsFromGitHub converts a check run listing (a read, or a `gh api` file).
+func RunsFromGitHub(res *github.ListCheckRunsResults) []enforce.Check {
+	var out []enforce.Check
+	for _, c := range res.CheckRuns {
+		out = append(out, enforce.Check{Name: c.GetName(), Status: c.GetStatus(), Conclusion: c.GetConclusion(),
+			AppSlug: c.GetApp().GetSlug(), HeadSHA: c.GetHeadSHA(), ID: c.GetID()})
+	}
+	return out
+}

@@ -1,0 +1,222 @@
+package source_test
+
+import (
+	"context"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/kubetenant/kubetenant/pinbot/internal/ecotest"
+	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
+	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/render"
+	"github.com/kubetenant/kubetenant/pinbot/internal/source"
+)
+
+// counter counts every request sent towards GitHub (API and download host).
+type counter struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (c *counter) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.mu.Lock()
+	c.calls = append(c.calls, r.Method+" "+r.URL.Path)
+	c.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (c *counter) take() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.calls
+	c.calls = nil
+	return out
+}
+
+// githubSource is the GitHub source of repo through a real installation
+// client (go-github over ghinstallation) counting its requests in n.
+func githubSource(t *testing.T, sim *githubtest.Server, repo *githubtest.Repo, n *counter) *source.GitHub {
+	t.Helper()
+	clients, err := pull.NewClients(pull.Config{
+		BaseURL: sim.URL(), AppID: sim.App().ID, PrivateKey: sim.PrivateKeyPEM(), Base: n,
+		Tune: func(tr *pull.Transport) { tr.Backoff = time.Millisecond },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh, _ := clients.For(sim.InstallationID())
+	dl, _ := clients.Download(sim.InstallationID())
+	return &source.GitHub{GH: gh, Download: dl, Owner: repo.Owner, Repo: repo.Name, AppID: sim.App().ID, Cache: source.NewCache(64 << 20)}
+}
+
+type scenario struct {
+	name   string
+	files  map[string]string // base
+	branch string
+	commit map[string]string // head changes
+	msg    string
+	author githubtest.Author
+	pr     githubtest.PROptions
+}
+
+func ecoScenarios(t *testing.T) []scenario {
+	t.Helper()
+	fixtures, err := ecotest.Load()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []scenario
+	for _, f := range fixtures {
+		for _, s := range f.Scenarios {
+			changed, err := s.Apply(f.Files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sc := scenario{name: f.Name + "/" + s.Name, files: f.Files, branch: s.Branch, commit: changed, msg: s.Commit,
+				pr: githubtest.PROptions{Head: s.Branch, Title: s.Title, Body: s.Body}}
+			switch s.Author {
+			case "dependabot[bot]":
+				sc.author, sc.pr.User = githubtest.Dependabot, githubtest.DependabotUser
+			case "renovate[bot]":
+				sc.author, sc.pr.User = githubtest.Renovate, githubtest.RenovateUser
+			}
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+// TestSameInputFromGitAndGitHub runs each repository of the ecosystem
+// fixtures through both sources: the simulator's git repository read with
+// git (pinbot evaluate's source) and the same repository read through the
+// simulator's REST API (the App's source) must give the same enforce.Input
+// and the same comment.
+func TestSameInputFromGitAndGitHub(t *testing.T) {
+	t.Parallel()
+	for _, sc := range append(ecoScenarios(t), kopfScenario(t), workspaceScenario()) {
+		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
+			ctx := context.Background()
+			sim := githubtest.New(t, githubtest.Options{})
+			repo := sim.CreateRepo("acme", "app", false)
+			repo.Commit("main", "", sc.files, "Initial commit", githubtest.Author{})
+			head := repo.Commit(sc.branch, "main", sc.commit, sc.msg, sc.author)
+			number, _ := repo.OpenPR(sc.pr)
+			id, _ := repo.StartCheckRun(head, "memory-verification", githubtest.GitHubActions, "in_progress")
+			repo.CompleteCheckRun(id, "failure")
+
+			n := &counter{}
+			gh := githubSource(t, sim, repo, n)
+			pr, err := gh.PullRequest(ctx, number)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n.take()
+			fromGitHub := source.NewGatherer(16).Gather(ctx, gh, source.Target{Repo: "acme/app", PR: pr})
+			t.Logf("GitHub calls: %q; changes %v; errors %v", n.take(), fromGitHub.Input.Changes, fromGitHub.Input.ReadErrors)
+
+			// The git source gets the pull request and check runs as
+			// `gh api` prints them, like pinbot evaluate's --pr and --checks.
+			runs, _, err := gh.GH.Checks.ListCheckRunsForRef(ctx, "acme", "app", head, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			local, err := gitrepo.Open(ctx, repo.Dir())
+			if err != nil {
+				t.Fatal(err)
+			}
+			git := &source.Git{Repo: local, PR: pr, Runs: source.RunsFromGitHub(runs)}
+			fromGit := source.NewGatherer(16).Gather(ctx, git, source.Target{Repo: "acme/app", PR: pr})
+
+			if sc.name == "gowork/root-require" {
+				if v := enforce.Evaluate(fromGitHub.Input).Verdict; v != enforce.Block {
+					t.Errorf("workspace bump of a pinned module: verdict %s, want block; changes %v", v, fromGitHub.Input.Changes)
+				}
+			}
+			if diff := cmp.Diff(inputOf(fromGit.Input), inputOf(fromGitHub.Input), cmpopts.EquateEmpty()); diff != "" {
+				t.Fatalf("enforce.Input from git (-) and GitHub (+) differ:\n%s", diff)
+			}
+			ref := render.Repo{Owner: "acme", Name: "app", BaseRef: "main"}
+			a, b := render.Comment(enforce.Evaluate(fromGit.Input), ref, nil), render.Comment(enforce.Evaluate(fromGitHub.Input), ref, nil)
+			if a != b {
+				t.Errorf("comments differ:\n--- git\n%s\n--- GitHub\n%s", a, b)
+			}
+			if !strings.HasPrefix(a, render.Marker) {
+				t.Errorf("comment lacks the marker:\n%s", a)
+			}
+		})
+	}
+}
+
+// input is enforce.Input with comparable errors.
+type input struct {
+	enforce.Input
+	Errors []string
+}
+
+func inputOf(in enforce.Input) input {
+	out := input{Input: in}
+	for _, e := range in.ReadErrors {
+		out.Errors = append(out.Errors, e.Error())
+	}
+	out.Input.ReadErrors = nil
+	return out
+}
+
+// workspaceScenario moves k8s.io/api in the root module of a Go workspace
+// whose operator module the ADR pins: Go selects the new version for the
+// operator too (issue 17, item 1), which Gather must see although
+// operator/go.mod does not change.
+func workspaceScenario() scenario {
+	files := map[string]string{
+		"go.work":             "go 1.22\n\nuse (\n\t.\n\t./operator\n)\n",
+		"go.mod":              "module example.com/root\n\ngo 1.22\n",
+		"operator/go.mod":     "module example.com/operator\n\ngo 1.22\n\nrequire k8s.io/api v0.37.2\n",
+		"adr/0003-pin-k8s.md": "---\nstatus: accepted\npins:\n  - ecosystem: gomod\n    package: k8s.io/api\n    version: v0.37.2\n    paths: [operator/go.mod]\n---\n# 3. Pin k8s.io/api\n",
+	}
+	return scenario{name: "gowork/root-require", files: files, branch: "bump-root",
+		commit: map[string]string{"go.mod": "module example.com/root\n\ngo 1.22\n\nrequire k8s.io/api v0.38.0\n"},
+		msg:    "Require k8s.io/api v0.38.0", pr: githubtest.PROptions{Head: "bump-root", Title: "Require k8s.io/api v0.38.0"}}
+}
+
+// kopfScenario is the story's pull request: Dependabot moves kopf, pinned
+// by decision record 083 of a Python operator, from 1.40.1 to 1.42.0.
+func kopfScenario(t *testing.T) scenario {
+	t.Helper()
+	files := map[string]string{}
+	root := filepath.Join("..", "server", "testdata", "pyoperator")
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(root, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[".github/workflows/ci.yml"] = files["ci.yml"]
+	delete(files, "ci.yml")
+	return scenario{
+		name: "pyoperator/kopf", files: files, branch: "dependabot/uv/kopf-1.42.0",
+		commit: map[string]string{
+			"pyproject.toml": strings.Replace(files["pyproject.toml"], "kopf==1.40.1", "kopf==1.42.0", 1),
+			"uv.lock":        strings.Replace(files["uv.lock"], "name = \"kopf\"\nversion = \"1.40.1\"", "name = \"kopf\"\nversion = \"1.42.0\"", 1),
+		},
+		msg: "Bump kopf from 1.40.1 to 1.42.0\n\nBumps [kopf](https://github.com/nolar/kopf) from 1.40.1 to 1.42.0.", author: githubtest.Dependabot,
+		pr: githubtest.PROptions{Head: "dependabot/uv/kopf-1.42.0", Title: "Bump kopf from 1.40.1 to 1.42.0", User: githubtest.DependabotUser,
+			Body: "Bumps [kopf](https://github.com/nolar/kopf) from 1.40.1 to 1.42.0."},
+	}
+}
