@@ -64,13 +64,14 @@ pinbot.serviceAccountName is the ServiceAccount pinbot runs as.
 
 {{/*
 pinbot.image is the image reference: repository with the digest when
-set, else the tag (default: the chart's appVersion).
+set, else the tag (default: v<appVersion>, the release tag the image is
+published under; ADR 0121).
 */}}
 {{- define "pinbot.image" -}}
 {{- if .Values.image.digest }}
 {{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
 {{- else }}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- printf "%s:%s" .Values.image.repository (default (printf "v%s" .Chart.AppVersion) .Values.image.tag) }}
 {{- end }}
 {{- end }}
 

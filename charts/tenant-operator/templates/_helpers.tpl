@@ -64,13 +64,14 @@ tenant-operator.serviceAccountName is the ServiceAccount the operator runs as.
 
 {{/*
 tenant-operator.image is the image reference: repository with the digest when
-set, else the tag (default: the chart's appVersion).
+set, else the tag (default: v<appVersion>, the release tag the image is
+published under; ADR 0121).
 */}}
 {{- define "tenant-operator.image" -}}
 {{- if .Values.image.digest }}
 {{- printf "%s@%s" .Values.image.repository .Values.image.digest }}
 {{- else }}
-{{- printf "%s:%s" .Values.image.repository (default .Chart.AppVersion .Values.image.tag) }}
+{{- printf "%s:%s" .Values.image.repository (default (printf "v%s" .Chart.AppVersion) .Values.image.tag) }}
 {{- end }}
 {{- end }}
 

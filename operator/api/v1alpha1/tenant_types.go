@@ -390,6 +390,7 @@ type TenantStatus struct {
 // +kubebuilder:printcolumn:name="Phase",type=string,JSONPath=`.status.phase`
 // +kubebuilder:printcolumn:name="Namespaces",type=integer,JSONPath=`.status.namespaceCount`
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
+// +kubebuilder:printcolumn:name="Reason",type=string,priority=1,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`,description="Why the tenant is or is not Ready (kubectl get -o wide)"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$') && size(self.metadata.name) <= 62",message="the Tenant name must be a DNS label (lower-case letters, digits and '-') of at most 62 characters"
 // +kubebuilder:validation:XValidation:rule="self.spec.namespaces.all(n, size(self.metadata.name) + 1 + size(n.name) <= 63)",message="every namespace name <tenant>-<name> must be at most 63 characters: shorten the Tenant name or the namespace name"

@@ -3,13 +3,24 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"io"
 	"net"
+	"net/http"
+	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	authenticationv1 "k8s.io/api/authentication/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/kubetenant/kubetenant/operator/test/controlplane"
@@ -46,29 +57,120 @@ func TestAgainstControlPlane(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "unable to find leader election namespace: not running in-cluster") {
 			t.Fatalf("run without a namespace out of cluster = %v, want controller-runtime's in-cluster lookup to refuse", err)
 		}
-		// $POD_NAMESPACE still names it: the Lease appears there.
-		ctx, cancel := context.WithCancel(context.Background())
+	})
+
+	// One operator (controller names are unique per process): leader
+	// election in $POD_NAMESPACE, and --metrics-secure: HTTPS, and only
+	// callers the API server authenticates and authorizes for GET /metrics.
+	t.Run("lease and secure metrics", func(t *testing.T) {
+		ctx := context.Background()
+		core := kubernetes.NewForConfigOrDie(cp.Config)
+		token := func(sa string) string {
+			t.Helper()
+			if _, err := core.CoreV1().ServiceAccounts("default").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			tr, err := core.CoreV1().ServiceAccounts("default").CreateToken(ctx, sa, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return tr.Status.Token
+		}
+		nobody, reader := token("nobody"), token("scraper")
+		if _, err := core.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "metrics-reader"},
+			Rules: []rbacv1.PolicyRule{{NonResourceURLs: []string{"/metrics"}, Verbs: []string{"get"}}}}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := core.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "metrics-reader"},
+			RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "metrics-reader"},
+			Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Name: "scraper", Namespace: "default"}}}, metav1.CreateOptions{}); err != nil {
+			t.Fatal(err)
+		}
+
+		addr := freeAddr(t)
+		runCtx, cancel := context.WithCancel(ctx)
 		done := make(chan error, 1)
+		var stderr bytes.Buffer
 		go func() {
-			done <- run(ctx, append(base, "--leader-elect", "--metrics-bind-address=0"), func(k string) string {
+			done <- run(runCtx, append(base, "--leader-elect", "--metrics-secure", "--metrics-bind-address="+addr), func(k string) string {
 				if k == "POD_NAMESPACE" {
 					return "default"
 				}
 				return ""
 			}, &stderr)
 		}()
-		var lease coordinationv1.Lease
-		key := types.NamespacedName{Namespace: "default", Name: "tenant-operator.tenancy.kubetenant.io"}
+		defer func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("run: %v", err)
+			}
+		}()
+		// The certificate is self-signed, as in kubebuilder's scaffold.
+		hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}}
+		get := func(scheme, tok string) (int, string) {
+			t.Helper()
+			req, _ := http.NewRequest(http.MethodGet, scheme+"://"+addr+"/metrics", nil)
+			if tok != "" {
+				req.Header.Set("Authorization", "Bearer "+tok)
+			}
+			resp, err := hc.Do(req)
+			if err != nil {
+				return 0, err.Error()
+			}
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			return resp.StatusCode, string(b)
+		}
 		deadline := time.Now().Add(60 * time.Second)
-		for c.Get(context.Background(), key, &lease) != nil && time.Now().Before(deadline) {
+		for code, _ := get("https", ""); code == 0 && time.Now().Before(deadline); code, _ = get("https", "") {
 			time.Sleep(100 * time.Millisecond)
 		}
-		cancel()
-		if err := <-done; err != nil {
-			t.Errorf("run: %v", err)
+		if code, body := get("https", ""); code != http.StatusUnauthorized {
+			t.Errorf("no token: %d %s, want 401", code, body)
 		}
-		if lease.Spec.HolderIdentity == nil {
-			t.Errorf("no Lease %s held", key)
+		if code, body := get("https", nobody); code != http.StatusForbidden {
+			t.Errorf("a ServiceAccount without the role: %d %s, want 403", code, body)
+		}
+		if code, body := get("https", reader); code != http.StatusOK || !strings.Contains(body, "controller_runtime_reconcile_total") {
+			t.Errorf("a ServiceAccount allowed GET /metrics: %d, want 200 and metrics:\n%.300s", code, body)
+		}
+		if code, _ := get("http", reader); code == http.StatusOK {
+			t.Error("plain HTTP answered on the secure endpoint")
+		}
+		// The Ready condition's reason is a column of `kubectl get -o wide`
+		// only.
+		tn := &unstructured.Unstructured{Object: map[string]any{
+			"apiVersion": "tenancy.kubetenant.io/v1alpha1", "kind": "Tenant", "metadata": map[string]any{"name": "wide"},
+			"spec": map[string]any{"owners": []any{map[string]any{"kind": "User", "name": "alice"}}, "namespaces": []any{map[string]any{"name": "dev"}}},
+		}}
+		if err := c.Create(ctx, tn); err != nil {
+			t.Fatal(err)
+		}
+		kubectl := func(args ...string) string {
+			out, err := exec.Command(cp.Kubectl(), append([]string{"--kubeconfig=" + cp.Kubeconfig, "get", "tenant", "wide"}, args...)...).CombinedOutput()
+			if err != nil {
+				t.Fatalf("kubectl: %v\n%s", err, out)
+			}
+			return string(out)
+		}
+		wide := kubectl("-o", "wide")
+		for end := time.Now().Add(60 * time.Second); !strings.Contains(wide, "Provisioned") && time.Now().Before(end); wide = kubectl("-o", "wide") {
+			time.Sleep(200 * time.Millisecond)
+		}
+		if header := strings.Fields(strings.SplitN(wide, "\n", 2)[0]); !slices.Contains(header, "REASON") || !strings.Contains(wide, "Provisioned") {
+			t.Errorf("kubectl get tenant -o wide:\n%s\nwant a REASON column saying Provisioned", wide)
+		}
+		if plain := kubectl(); strings.Contains(plain, "REASON") {
+			t.Errorf("REASON shown without -o wide:\n%s", plain)
+		}
+
+		var lease coordinationv1.Lease
+		key := types.NamespacedName{Namespace: "default", Name: "tenant-operator.tenancy.kubetenant.io"}
+		for end := time.Now().Add(30 * time.Second); (c.Get(ctx, key, &lease) != nil || lease.Spec.HolderIdentity == nil) && time.Now().Before(end); {
+			time.Sleep(100 * time.Millisecond)
+		}
+		if err := c.Get(ctx, key, &lease); err != nil || lease.Spec.HolderIdentity == nil {
+			t.Errorf("Lease %s from $POD_NAMESPACE: %v %+v", key, err, lease.Spec)
 		}
 	})
 }

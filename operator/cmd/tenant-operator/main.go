@@ -22,12 +22,18 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/config"
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	"sigs.k8s.io/controller-runtime/pkg/metrics"
+	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
 	"github.com/kubetenant/kubetenant/operator/internal/controller"
 	"github.com/kubetenant/kubetenant/operator/internal/provisioner"
+	"github.com/kubetenant/kubetenant/operator/internal/version"
 )
+
+// versionOut is where --version prints (a variable for tests).
+var versionOut io.Writer = os.Stdout
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -41,13 +47,26 @@ func main() {
 	}
 }
 
+// The metrics endpoint's filter asks the API server to authenticate and
+// authorize each scrape (--metrics-secure).
+// +kubebuilder:rbac:groups=authentication.k8s.io,resources=tokenreviews,verbs=create
+// +kubebuilder:rbac:groups=authorization.k8s.io,resources=subjectaccessreviews,verbs=create
+
+// flagSet reports whether the named flag was given.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // run parses flags, builds the manager and runs it until ctx ends.
 func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tenant-operator", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	config.RegisterFlags(fs) // --kubeconfig, controller-runtime's own flag
 	var (
-		metricsAddr   = fs.String("metrics-bind-address", ":8080", "Address of the Prometheus metrics endpoint (plain HTTP); 0 disables it.")
+		metricsAddr   = fs.String("metrics-bind-address", ":8080", "Address of the Prometheus metrics endpoint; 0 disables it. Default :8080, or :8443 with --metrics-secure.")
+		metricsSecure = fs.Bool("metrics-secure", false, "Serve metrics over HTTPS, only to callers the API server authenticates (TokenReview) and authorizes for GET /metrics (SubjectAccessReview).")
 		probeAddr     = fs.String("health-probe-bind-address", ":8081", "Address of /healthz and /readyz; 0 disables them.")
 		leaderElect   = fs.Bool("leader-elect", false, "Elect a leader so that only one replica reconciles.")
 		leaderNS      = fs.String("leader-election-namespace", "", "Namespace of the leader-election Lease (default: $POD_NAMESPACE, else the pod's namespace in-cluster).")
@@ -59,11 +78,17 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		provURL       = fs.String("provisioner-url", "", "Base URL of the external provisioner (PUT/DELETE {url}/tenants/{name}); empty disables it.")
 		provTokenFile = fs.String("provisioner-token-file", "", "File holding the provisioner's bearer token, re-read on every request.")
 		provTimeout   = fs.Duration("provisioner-timeout", 10*time.Second, "Timeout of one provisioner request.")
+		showVersion   = fs.Bool("version", false, "Print the version, commit and commit date, and exit.")
 		provCAFile    = fs.String("provisioner-ca-file", "", "PEM file of CA certificates to trust, besides the system's, for an https provisioner.")
 		zapOpts       = zap.Options{Development: false}
 	)
 	zapOpts.BindFlags(fs)
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	info := version.Get()
+	if *showVersion {
+		_, err := fmt.Fprintf(versionOut, "tenant-operator %s\n", info)
 		return err
 	}
 	if fs.NArg() > 0 {
@@ -115,11 +140,21 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err := v1alpha1.AddToScheme(scheme); err != nil {
 		return fmt.Errorf("building scheme: %w", err)
 	}
+	metricsOpts := metricsserver.Options{BindAddress: *metricsAddr}
+	if *metricsSecure {
+		// As kubebuilder scaffolds: HTTPS with a self-signed certificate,
+		// every request authenticated and authorized through the API server.
+		metricsOpts.SecureServing = true
+		metricsOpts.FilterProvider = filters.WithAuthenticationAndAuthorization
+		if !flagSet(fs, "metrics-bind-address") {
+			metricsOpts.BindAddress = ":8443"
+		}
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                        scheme,
 		Cache:                         controller.CacheOptions(),
 		Client:                        controller.ClientOptions(),
-		Metrics:                       metricsserver.Options{BindAddress: *metricsAddr},
+		Metrics:                       metricsOpts,
 		HealthProbeBindAddress:        *probeAddr,
 		LeaderElection:                *leaderElect,
 		LeaderElectionID:              *leaderID,
@@ -138,6 +173,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}); err != nil {
 		return err
 	}
+	if err := registerBuildInfo(metrics.Registry, info); err != nil {
+		return fmt.Errorf("registering kubetenant_build_info: %w", err)
+	}
 	if err := mgr.AddHealthzCheck("ping", healthz.Ping); err != nil {
 		return fmt.Errorf("adding health check: %w", err)
 	}
@@ -149,7 +187,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}); err != nil {
 		return fmt.Errorf("adding readiness check: %w", err)
 	}
-	log.Info("starting", "metrics", *metricsAddr, "probes", *probeAddr, "leaderElect", *leaderElect,
+	log.Info("starting", "version", info.Version, "commit", info.Commit, "commitDate", info.Date,
+		"metrics", metricsOpts.BindAddress, "metricsSecure", *metricsSecure, "probes", *probeAddr, "leaderElect", *leaderElect,
 		"maxConcurrentReconciles", *concurrency, "resyncPeriod", resync.String(),
 		"minRetryDelay", minRetry.String(), "maxRetryDelay", maxRetry.String(), "provisioner", *provURL != "")
 	if err := mgr.Start(ctx); err != nil {

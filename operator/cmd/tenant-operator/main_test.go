@@ -53,7 +53,7 @@ func TestHelpListsTheFlags(t *testing.T) {
 	}
 	for _, f := range []string{"kubeconfig", "metrics-bind-address", "health-probe-bind-address", "leader-elect",
 		"leader-election-namespace", "max-concurrent-reconciles", "resync-period", "min-retry-delay", "max-retry-delay", "provisioner-url",
-		"provisioner-token-file", "provisioner-timeout", "provisioner-ca-file", "zap-log-level"} {
+		"provisioner-token-file", "provisioner-timeout", "provisioner-ca-file", "metrics-secure", "zap-log-level"} {
 		if !strings.Contains(stderr.String(), "-"+f) {
 			t.Errorf("help does not list -%s", f)
 		}

@@ -30,13 +30,13 @@ type check func(t *testing.T, objs map[string]*unstructured.Unstructured)
 // without an entry fails TestChartTemplate, so no scenario goes unchecked.
 var operatorChecks = map[string]check{
 	"": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Role", "RoleBinding", "Service", "ServiceAccount")
+		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Role", "RoleBinding", "Service", "ServiceAccount")
 		d := objs["Deployment/ops-tenant-operator"]
 		if got := nested[int64](t, d, "spec", "replicas"); got != 2 {
 			t.Errorf("replicas = %d, want 2", got)
 		}
 		wantArgs(t, d, []string{
-			"--metrics-bind-address=:8080", "--health-probe-bind-address=:8081", "--leader-elect=true",
+			"--metrics-bind-address=:8443", "--metrics-secure", "--health-probe-bind-address=:8081", "--leader-elect=true",
 			"--max-concurrent-reconciles=4", "--resync-period=10m", "--zap-log-level=info",
 		})
 		wantEnvField(t, d, "POD_NAMESPACE", "fieldRef", "fieldPath", "metadata.namespace")
@@ -45,8 +45,8 @@ var operatorChecks = map[string]check{
 		if got := nested[string](t, d, "spec", "template", "spec", "serviceAccountName"); got != "ops-tenant-operator" {
 			t.Errorf("serviceAccountName = %q, want ops-tenant-operator", got)
 		}
-		if img := firstContainer(t, d)["image"]; img != "ghcr.io/kubetenant/tenant-operator:0.1.0" {
-			t.Errorf("image = %v, want the appVersion tag", img)
+		if img := firstContainer(t, d)["image"]; img != "ghcr.io/kubetenant/tenant-operator:v0.1.0" {
+			t.Errorf("image = %v, want the release tag v<appVersion>", img)
 		}
 		crd := objs["CustomResourceDefinition/tenants.tenancy.kubetenant.io"]
 		if got := crd.GetAnnotations()["helm.sh/resource-policy"]; got != "keep" {
@@ -68,8 +68,26 @@ var operatorChecks = map[string]check{
 		}
 		svc := objs["Service/ops-tenant-operator-metrics"]
 		port := nested[[]any](t, svc, "spec", "ports")[0].(map[string]any)
-		if port["targetPort"] != "metrics" || port["port"] != int64(8080) {
-			t.Errorf("metrics Service port = %v, want 8080 -> metrics", port)
+		if port["targetPort"] != "metrics" || port["port"] != int64(8443) {
+			t.Errorf("metrics Service port = %v, want 8443 -> metrics", port)
+		}
+		// Secure metrics: the operator may ask the API server to review
+		// tokens and access, and scrapers get a ClusterRole to be bound to.
+		wantGrants(t, objs["ClusterRole/ops-tenant-operator"], "authentication.k8s.io", "tokenreviews", "create")
+		wantGrants(t, objs["ClusterRole/ops-tenant-operator"], "authorization.k8s.io", "subjectaccessreviews", "create")
+		wantRules(t, objs["ClusterRole/ops-tenant-operator-metrics-reader"], []any{map[string]any{"nonResourceURLs": []any{"/metrics"}, "verbs": []any{"get"}}})
+		if _, ok := objs["ClusterRoleBinding/ops-tenant-operator-metrics-reader"]; ok {
+			t.Error("a metrics-reader binding without metrics.readers")
+		}
+	},
+	"ci/metrics-plain-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
+		d := objs["Deployment/ops-tenant-operator"]
+		wantArgs(t, d, []string{"--metrics-bind-address=:8080"})
+		if slices.Contains(firstContainer(t, d)["args"].([]any), any("--metrics-secure")) {
+			t.Error("--metrics-secure with metrics.secure=false")
+		}
+		if _, ok := objs["ClusterRole/ops-tenant-operator-metrics-reader"]; ok {
+			t.Error("a metrics-reader ClusterRole for plain metrics")
 		}
 	},
 	"ci/metrics-off-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
@@ -83,15 +101,24 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/servicemonitor-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Role", "RoleBinding", "Service", "ServiceAccount", "ServiceMonitor")
+		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Role", "RoleBinding", "Service", "ServiceAccount", "ServiceMonitor")
 		sm := objs["ServiceMonitor/ops-tenant-operator"]
 		if sm.GetLabels()["release"] != "prometheus" {
 			t.Errorf("ServiceMonitor labels = %v, want release=prometheus among them", sm.GetLabels())
 		}
 		ep := nested[[]any](t, sm, "spec", "endpoints")[0].(map[string]any)
-		want := map[string]any{"port": "metrics", "path": "/metrics", "scheme": "http", "interval": "15s", "scrapeTimeout": "10s"}
+		want := map[string]any{"port": "metrics", "path": "/metrics", "scheme": "https", "interval": "15s", "scrapeTimeout": "10s",
+			"bearerTokenFile": "/var/run/secrets/kubernetes.io/serviceaccount/token", "tlsConfig": map[string]any{"insecureSkipVerify": true}}
 		if diff := cmp.Diff(want, ep); diff != "" {
 			t.Errorf("ServiceMonitor endpoint (-want +got):\n%s", diff)
+		}
+		crb := objs["ClusterRoleBinding/ops-tenant-operator-metrics-reader"]
+		wantSubjects := []any{map[string]any{"kind": "ServiceAccount", "name": "prometheus-k8s", "namespace": "monitoring"}}
+		if diff := cmp.Diff(wantSubjects, nested[[]any](t, crb, "subjects")); diff != "" {
+			t.Errorf("metrics-reader binding subjects (-want +got):\n%s", diff)
+		}
+		if ref := nested[map[string]any](t, crb, "roleRef"); ref["name"] != "ops-tenant-operator-metrics-reader" {
+			t.Errorf("metrics-reader binding roleRef %v", ref)
 		}
 		sel := nested[map[string]any](t, sm, "spec", "selector", "matchLabels")
 		svcLabels := objs["Service/ops-tenant-operator-metrics"].GetLabels()
@@ -102,7 +129,7 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/extrarules-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Service", "ServiceAccount")
+		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Service", "ServiceAccount")
 		d := objs["Deployment/ops-tenant-operator"]
 		wantArgs(t, d, []string{"--leader-elect=false"})
 		if got := nested[int64](t, d, "spec", "replicas"); got != 1 {
@@ -152,7 +179,7 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/no-crds-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRoleBinding", "Deployment", "Role", "RoleBinding", "Service", "ServiceAccount")
+		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "Deployment", "Role", "RoleBinding", "Service", "ServiceAccount")
 	},
 }
 

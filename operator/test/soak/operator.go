@@ -29,6 +29,12 @@ type Operator struct {
 // waits until its metrics answer. The kernel kills the child should this
 // process die without stopping it.
 func StartOperator(ctx context.Context, binary, kubeconfig, logPath string, extra ...string) (*Operator, error) {
+	return StartOperatorWithEnv(ctx, binary, kubeconfig, logPath, nil, extra...)
+}
+
+// StartOperatorWithEnv is StartOperator with env (KEY=VALUE) added to the
+// operator's environment only.
+func StartOperatorWithEnv(ctx context.Context, binary, kubeconfig, logPath string, env []string, extra ...string) (*Operator, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, err
@@ -45,6 +51,9 @@ func StartOperator(ctx context.Context, binary, kubeconfig, logPath string, extr
 	}, extra...)
 	cmd := exec.Command(binary, args...)
 	cmd.Stdout, cmd.Stderr = log, log
+	if len(env) > 0 {
+		cmd.Env = append(os.Environ(), env...)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {
 		log.Close()

@@ -8,6 +8,7 @@
 //	pins           list the pins a repository's ADRs declare
 //	evaluate       decide a pull request offline from a git repository
 //	verify-memory  sample a process's memory and judge it against rules
+//	version        print the version, commit and commit date (also --version)
 //	completion     shell completion for bash, zsh, fish and PowerShell
 //
 // The command line is built with cobra (ADR 0140). Exit status, for every
@@ -28,6 +29,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/kubetenant/kubetenant/internal/version"
 )
 
 // Exit codes shared by every subcommand.
@@ -138,8 +141,10 @@ error or something that could not be read or measured.`,
 		}
 		c.RunE = func(cmd *cobra.Command, _ []string) error { return cmd.Help() }
 	}
-	// A `version` command and --version come with the version package
-	// (issue 12); the slot is kept free for them.
+	// --version and `pinbot version` print the build (ADR 0121).
+	root.Version = version.Get().String()
+	root.SetVersionTemplate("pinbot {{.Version}}\n")
+	root.AddCommand(newVersion(e))
 	return root
 }
 

@@ -237,6 +237,13 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 		loop.Stop = cmd.Done()
 	}
 	fmt.Fprintf(stderr, "verify-memory: sampling %s every %s for %s\n", src, f.interval, f.duration)
+	if kube != nil {
+		// The kubelet refreshes its figures every 10-15 s; repeats are
+		// recorded once, so say early how few samples the judge may get.
+		if n := int((f.duration-rules.Warmup.Of(f.duration))/(15*time.Second)) + 1; n < 3*memcheck.MinSamples {
+			fmt.Fprintf(stderr, "verify-memory: the kubelet refreshes its figures every 10-15s: about %d samples after warm-up (the judge needs %d; longer runs judge better)\n", n, memcheck.MinSamples)
+		}
+	}
 	samples, runErr := loop.Run(ctx)
 	prog.done()
 	if cmd != nil {

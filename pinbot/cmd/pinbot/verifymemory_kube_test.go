@@ -88,6 +88,9 @@ func TestVerifyMemorySelector(t *testing.T) {
 		!strings.Contains(r.report.Reason, "Container manager of pod "+ns+"/operator-2 restarted during the run (restartCount 0 → 1, last state: terminated, reason OOMKilled, exit code 137") {
 		t.Fatalf("exit %d, outcome %s, reason %q\n%s", r.code, r.report.Outcome, r.report.Reason, r.stderr)
 	}
+	if !strings.Contains(r.stderr, "the kubelet refreshes its figures every 10-15s: about 4 samples after warm-up") {
+		t.Errorf("no early word on the kubelet's refresh:\n%s", r.stderr)
+	}
 	if len(r.report.Pods) != 2 || r.report.Pods[0].Name != "operator-1" || r.report.Pods[1].Name != "operator-2" ||
 		r.report.Pods[0].Samples == 0 || r.report.Pods[1].Samples == 0 || r.report.Pods[1].Restarts != 1 {
 		t.Errorf("pods %+v", r.report.Pods)

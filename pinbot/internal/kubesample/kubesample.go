@@ -67,7 +67,6 @@ type Source struct {
 	mu      sync.Mutex
 	via     string
 	pods    []memreport.Pod // in the order first seen
-	current string          // UID of the pod being sampled
 	gapFrom time.Time       // when the selector last began to match nothing
 }
 
@@ -300,7 +299,6 @@ func (s *Source) track(pod *corev1.Pod, container string) error {
 		s.pods = append(s.pods, p)
 		i = len(s.pods) - 1
 	}
-	s.current = string(pod.UID)
 	p := &s.pods[i]
 	if st == nil {
 		return fmt.Errorf("pod %s/%s reports no status for container %s yet", pod.Namespace, pod.Name, container)

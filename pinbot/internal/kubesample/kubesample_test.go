@@ -120,7 +120,7 @@ func TestShapesThroughTheNodeProxy(t *testing.T) {
 			f.kubelet.Set(f.ns, "operator", "sidecar", func(time.Duration) int64 { return 5 * mib })
 			f.kubelet.Set(f.ns, "other", "manager", func(time.Duration) int64 { return 900 * mib })
 			src := newSource(t, Options{Namespace: f.ns, Pod: "operator", Container: "manager"})
-			run := 8 * time.Second
+			run := 12 * time.Second
 			samples, err := loop(ctx, src, run)
 			if err != nil {
 				t.Fatalf("sampling: %v", err)
@@ -343,7 +343,7 @@ func TestForbiddenNodeProxyFallsBackToTheMetricsAPI(t *testing.T) {
 	if err := f.kubelet.ServeMetricsAPI(ctx, f.c); err != nil {
 		t.Fatal(err)
 	}
-	samples, err := loop(ctx, src, 8*time.Second)
+	samples, err := loop(ctx, src, 12*time.Second)
 	if err != nil {
 		t.Fatalf("sampling: %v", err)
 	}

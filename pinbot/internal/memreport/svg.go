@@ -28,7 +28,7 @@ func SVG(r Report) []byte {
 	color := map[string]string{Pass: "#1a7f37", Fail: "#cf222e", Error: "#9a6700"}[r.Outcome]
 	word := map[string]string{Pass: "PASS", Fail: "FAIL", Error: "ERROR"}[r.Outcome]
 	fmt.Fprintf(&b, `<text x="%d" y="22" font-size="16" font-weight="bold" fill="%s">Memory verification: %s</text>`+"\n", left, color, word)
-	for i, line := range wrap(r.Reason, 130, 2) {
+	for i, line := range wrap(r.Reason, 118, 2) {
 		fmt.Fprintf(&b, `<text x="%d" y="%d" fill="%s">%s</text>`+"\n", left, 40+16*i, color, esc(line))
 	}
 	fmt.Fprintf(&b, `<text x="%d" y="%d" fill="#57606a" font-size="11">%s</text>`+"\n", left, top-8, esc(truncate(r.Source, 140)))

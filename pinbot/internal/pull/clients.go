@@ -1,7 +1,7 @@
-// Package pull is pinbot's I/O seam towards GitHub: it builds installation
-// clients (go-github over ghinstallation over a caching, retrying
-// transport) and gathers everything a decision about a pull request needs
-// into an enforce.Input, failing closed on anything it could not read.
+// Package pull builds pinbot's installation clients: go-github over
+// ghinstallation over Transport, which caches conditional answers, follows
+// GitHub's rate-limit manners, and serialises and paces writes (ADR 0225).
+// What pinbot reads through them is the source package's business.
 package pull
 
 import (
@@ -28,6 +28,9 @@ type Config struct {
 	// Tune, when set, adjusts each installation's Transport (tests shorten
 	// backoff; the server observes rate limits).
 	Tune func(*Transport)
+	// UserAgent is sent with every request, token requests included
+	// (GitHub asks API clients to name themselves); go-github's own when empty.
+	UserAgent string
 }
 
 // Clients hands out one go-github client per installation. Installation
@@ -91,7 +94,7 @@ func (c *Clients) get(id int64) (*installation, error) {
 	if in, ok := c.clients[id]; ok {
 		return in, nil
 	}
-	tr := &Transport{Base: c.cfg.Base}
+	tr := &Transport{Base: c.cfg.Base, UserAgent: c.cfg.UserAgent}
 	if c.cfg.Tune != nil {
 		c.cfg.Tune(tr)
 	}
@@ -104,6 +107,9 @@ func (c *Clients) get(id int64) (*installation, error) {
 	base := *c.base
 	gh.BaseURL = &base
 	gh.UploadURL = &base
+	if c.cfg.UserAgent != "" {
+		gh.UserAgent = c.cfg.UserAgent
+	}
 	in := &installation{gh: gh, download: &http.Client{Transport: tr}}
 	c.clients[id] = in
 	return in, nil

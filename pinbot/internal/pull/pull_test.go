@@ -139,6 +139,48 @@ func TestNewClientsRejectsBadConfig(t *testing.T) {
 	}
 }
 
+// uaRecorder records the User-Agent and path of every request it passes on.
+type uaRecorder struct {
+	mu   sync.Mutex
+	seen []string
+}
+
+func (u *uaRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	u.mu.Lock()
+	u.seen = append(u.seen, r.Method+" "+r.URL.Path+" "+r.Header.Get("User-Agent"))
+	u.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func TestUserAgentOnEveryRequest(t *testing.T) {
+	sim := githubtest.New(t, githubtest.Options{})
+	r := sim.CreateRepo("acme", "op", false)
+	r.Commit("main", "", map[string]string{"requirements.txt": "kopf==1.40.1\n"}, "init", githubtest.Author{})
+	rec := &uaRecorder{}
+	const ua = "pinbot/v1.2.3 (+https://github.com/kubetenant/kubetenant)"
+	cs, err := pull.NewClients(pull.Config{BaseURL: sim.EnterpriseURL(), AppID: sim.App().ID, PrivateKey: sim.PrivateKeyPEM(),
+		Base: rec, UserAgent: ua})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gh, err := cs.For(sim.InstallationID())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := gh.Repositories.Get(context.Background(), "acme", "op"); err != nil {
+		t.Fatal(err)
+	}
+	// One token request, one API request, both named.
+	if len(rec.seen) != 2 {
+		t.Fatalf("requests = %q, want the token request and the API request", rec.seen)
+	}
+	for _, s := range rec.seen {
+		if !strings.HasSuffix(s, " "+ua) {
+			t.Errorf("request %q does not carry User-Agent %q", s, ua)
+		}
+	}
+}
+
 // clock is a fake clock: Sleep advances it instead of waiting.
 type clock struct {
 	mu     sync.Mutex

@@ -45,6 +45,8 @@ type Transport struct {
 	Observe func(status, remaining int)
 	// CacheBytes bounds the ETag cache (default 4 MiB).
 	CacheBytes int64
+	// UserAgent, when set, replaces the User-Agent of every request.
+	UserAgent string
 
 	once      sync.Once
 	cache     *lru.Cache[string, *cached]
@@ -151,6 +153,9 @@ func (t *Transport) RoundTrip(req *http.Request) (*http.Response, error) {
 		}
 		if hit != nil {
 			r.Header.Set("If-None-Match", hit.etag)
+		}
+		if t.UserAgent != "" {
+			r.Header.Set("User-Agent", t.UserAgent)
 		}
 		resp, err := base.RoundTrip(r)
 		if err != nil {

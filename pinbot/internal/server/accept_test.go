@@ -1,17 +1,19 @@
 package server
 
 import (
-	"bytes"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
 	"io"
 	"log/slog"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
+	"github.com/kubetenant/kubetenant/internal/version"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
+	"github.com/kubetenant/kubetenant/pinbot/internal/sample"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 	"github.com/kubetenant/kubetenant/pinbot/internal/webhook"
 )
@@ -115,18 +117,38 @@ func FuzzAccept(f *testing.F) {
 }
 
 func TestMetricsLabelsAreBounded(t *testing.T) {
-	m := newMetrics()
+	m := newMetrics(func() float64 { return 3 }, version.Get())
 	m.delivery("some_new_event_"+strings.Repeat("x", 100), "queued")
 	m.githubResponse(799, 12)
-	var b bytes.Buffer
-	m.write(&b)
-	out := b.String()
-	for _, want := range []string{`pinbot_deliveries_total{event="other",outcome="queued"} 1`, `pinbot_github_requests_total{code="5xx"} 1`, "pinbot_github_rate_limit_remaining 12"} {
+	m.githubResponse(404, 11)
+	rec := httptest.NewRecorder()
+	m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	out := rec.Body.String()
+	for _, want := range []string{`pinbot_deliveries_total{event="other",outcome="queued"} 1`, `pinbot_github_requests_total{code="5xx"} 1`,
+		`pinbot_github_requests_total{code="4xx"} 1`, "pinbot_github_rate_limit_remaining 11", "pinbot_queue_depth 3",
+		`pinbot_decisions_total{verdict="block"} 0`, "pinbot_build_info{", "go_goroutines ", "process_resident_memory_bytes "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("metrics lack %q", want)
 		}
 	}
 	if strings.Contains(out, "some_new_event") {
 		t.Error("an unknown event name became a label value")
+	}
+}
+
+// TestVerifyMemoryReadsPinbot: pinbot's /metrics carries the process
+// collector's resident memory, which `pinbot verify-memory --metrics-url`
+// reads by default, so pinbot's own memory can be judged.
+func TestVerifyMemoryReadsPinbot(t *testing.T) {
+	m := newMetrics(func() float64 { return 0 }, version.Get())
+	rec := httptest.NewRecorder()
+	m.ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	sel, err := sample.ParseSelector("process_resident_memory_bytes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := sample.Find(rec.Body, sel)
+	if err != nil || v <= 0 {
+		t.Errorf("resident memory read from pinbot's metrics = %v, %v; want a positive value", v, err)
 	}
 }

@@ -80,51 +80,70 @@ func send(b *testing.B, sim *githubtest.Server, url string, ds ...githubtest.Del
 	}
 }
 
-// BenchmarkAPICallsPerBumpPR reports the GitHub API calls one evaluated
-// Dependabot bump costs (opened, then check_suite completed: two
-// evaluations, a block with check run, comment and close), with a cold
-// pinbot (new process: no token, no caches) and a warm one.
-func BenchmarkAPICallsPerBumpPR(b *testing.B) {
-	for _, mode := range []string{"cold", "warm"} {
-		b.Run(mode, func(b *testing.B) {
-			sim := githubtest.New(b, githubtest.Options{})
-			r := benchRepo(b, sim)
-			srv, url := benchServer(b, sim, nil)
-			n0, ds := openBump(b, r, -1, githubtest.DependabotUser)
-			send(b, sim, url, ds...)
-			srv.Wait()
-			if r.PRState(n0) != "closed" {
-				b.Fatalf("warm-up PR was not closed")
-			}
-			var calls, notModified, limited int
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				b.StopTimer()
-				if mode == "cold" {
-					srv, url = benchServer(b, sim, nil)
+// BenchmarkBumpPRLife reports the GitHub calls of a bump pull request's
+// whole life (TestCallBudget's life: opened, 15 CI check runs of another App
+// and their suite, for allow memory-verification too), every request
+// counted: token POST, reads, writes, the archive's redirect and download.
+// Cold is a new replica (no token, no caches) for each life; warm is a
+// further bump PR on the same base through one replica.
+func BenchmarkBumpPRLife(b *testing.B) {
+	for _, kind := range []string{"block", "allow"} {
+		for _, mode := range []string{"cold", "warm"} {
+			b.Run(kind+"/"+mode, func(b *testing.B) {
+				sim := githubtest.New(b, githubtest.Options{})
+				r := bigRepo(b, sim)
+				h, n := countedHarness(b, sim)
+				life(b, h, r, n, -1, kind == "allow") // warm-up
+				calls := 0
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					if mode == "cold" {
+						b.StopTimer()
+						h, n = countedHarness(b, sim)
+						b.StartTimer()
+					}
+					_, c := life(b, h, r, n, i, kind == "allow")
+					calls += len(c)
 				}
-				n, ds := openBump(b, r, i, githubtest.DependabotUser)
-				sim.Deliveries()
-				before := sim.Stats()
-				rem := sim.RateRemaining()
-				b.StartTimer()
-				send(b, sim, url, ds...)
-				srv.Wait()
-				b.StopTimer()
-				after := sim.Stats()
-				calls += after.Calls - before.Calls
-				notModified += after.NotModified - before.NotModified
-				limited += rem - sim.RateRemaining()
-				if r.PRState(n) != "closed" {
-					b.Fatalf("PR %d was not closed", n)
-				}
-				b.StartTimer()
-			}
-			b.ReportMetric(float64(calls)/float64(b.N), "calls/PR")
-			b.ReportMetric(float64(notModified)/float64(b.N), "304s/PR")
-			b.ReportMetric(float64(limited)/float64(b.N), "rate-limit-used/PR")
-		})
+				b.ReportMetric(float64(calls)/float64(b.N), "calls/life")
+			})
+		}
 	}
+}
+
+// BenchmarkUnrelatedCheckRuns reports the calls 100 completed check runs
+// of another App on an unrelated pull request cost a replica that has read
+// the repository's rules once.
+func BenchmarkUnrelatedCheckRuns(b *testing.B) {
+	sim := githubtest.New(b, githubtest.Options{})
+	r := bigRepo(b, sim)
+	h, n := countedHarness(b, sim)
+	life(b, h, r, n, -1, false)
+	r.Commit("docs", "main", map[string]string{"README.md": "more\n"}, "Docs", githubtest.Author{})
+	pr, opened := r.OpenPR(githubtest.PROptions{Head: "docs", Title: "Docs"})
+	h.deliver(opened)
+	head := r.HeadSHA(pr)
+	var ds []githubtest.Delivery
+	for j := range 100 {
+		id, _ := r.StartCheckRun(head, fmt.Sprintf("job %d", j), ciApp, "in_progress")
+		for _, d := range r.CompleteCheckRun(id, "success") {
+			if d.Event == "check_run" {
+				ds = append(ds, d)
+			}
+		}
+	}
+	n.take()
+	calls := 0
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, d := range ds {
+			d.ID = fmt.Sprintf("%s-%d", d.ID, i) // a new delivery each time
+			send(b, sim, h.http.URL+"/webhook", d)
+		}
+		h.srv.Wait()
+		calls += len(n.take())
+	}
+	b.ReportMetric(float64(calls)/float64(b.N), "calls/100-runs")
 }
 
 // BenchmarkUnrelatedDeliveries measures how many deliveries of events pinbot
@@ -181,7 +200,11 @@ func BenchmarkDeliveryToDecision(b *testing.B) {
 	sim := githubtest.New(b, githubtest.Options{})
 	r := benchRepo(b, sim)
 	decided := make(chan time.Time, 16)
-	srv, url := benchServer(b, sim, func(server.Decision) { decided <- time.Now() })
+	srv, url := benchServer(b, sim, func(d server.Decision) {
+		if !d.DecidedAt.IsZero() {
+			decided <- d.DecidedAt
+		}
+	})
 	_, ds := openBump(b, r, -1, githubtest.DependabotUser)
 	send(b, sim, url, ds[1])
 	<-decided

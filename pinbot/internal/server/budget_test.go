@@ -64,7 +64,7 @@ func countedHarness(t testing.TB, sim *githubtest.Server) (*harness, *counting) 
 			t.Logf("pinbot logs:\n%s", logs.String())
 		}
 	})
-	return &harness{t: t.(*testing.T), sim: sim, srv: srv, http: hs, logs: logs}, n
+	return &harness{t: t, sim: sim, srv: srv, http: hs, logs: logs}, n
 }
 
 // bigRepo is the Python operator with a realistic ADR folder: the kopf
@@ -179,9 +179,14 @@ func TestUnrelatedCheckRunsCostNothing(t *testing.T) {
 	life(t, h, r, n, 0, false) // learns the repository's verification checks
 	r.Commit("docs", "main", map[string]string{"README.md": "more\n"}, "Docs", githubtest.Author{})
 	pr, opened := r.OpenPR(githubtest.PROptions{Head: "docs", Title: "Docs"})
-	h.deliver(opened)
-	head := r.HeadSHA(pr)
 	n.take()
+	h.deliver(opened)
+	// Rules cached: one comparison (no manifest moves) and the passing check.
+	if calls := n.take(); len(calls) != 2 {
+		t.Errorf("opening an unrelated PR cost %d calls, want 2 (compare, check run):\n%s", len(calls), strings.Join(calls, "\n"))
+	}
+	h.check(r, pr, want{check: "success", state: "open"})
+	head := r.HeadSHA(pr)
 	for j := range 100 {
 		id, started := r.StartCheckRun(head, fmt.Sprintf("job %d", j), ciApp, "in_progress")
 		done := r.CompleteCheckRun(id, "success")

@@ -23,7 +23,7 @@ import (
 
 // harness is pinbot's real server handler over HTTP against the simulator.
 type harness struct {
-	t    *testing.T
+	t    testing.TB
 	sim  *githubtest.Server
 	srv  *server.Server
 	http *httptest.Server

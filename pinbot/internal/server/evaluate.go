@@ -153,6 +153,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 		return dec
 	}
 	res := enforce.Evaluate(in)
+	dec.DecidedAt = time.Now()
 	dec.Verdict = string(res.Verdict)
 	s.metrics.decision(dec.Verdict)
 	for _, e := range res.Errors {
@@ -172,8 +173,8 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 	if g.Checks != nil && !known.CheckRunKnown {
 		known.CheckRunKnown, known.CheckRun = true, g.Checks.Own
 	}
-	if skip && !remembered {
-		known.CheckRunKnown = true // a new head has no pinbot check run yet
+	if skip && !known.CheckRunKnown {
+		known.CheckRunKnown = true // a new head without check activity has no pinbot check run
 	}
 	if known.CommentID == 0 && pr.Comments == 0 {
 		known.NoComment = true

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/kubetenant/kubetenant/internal/version"
 	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
@@ -50,6 +51,9 @@ type Config struct {
 	EvalTimeout time.Duration
 	// Decided, when set, is called after each evaluation (benchmarks).
 	Decided func(Decision)
+	// Build names this build in pinbot_build_info and the GitHub
+	// User-Agent (version.Get() when zero).
+	Build version.Info
 	// Now is the clock of the caches that expire (time.Now when nil).
 	Now func() time.Time
 	// After schedules a retry (time.AfterFunc when nil; tests run it at
@@ -71,6 +75,9 @@ type Decision struct {
 	// RetryAt is set when a rate limit stopped the evaluation: it is queued
 	// again then.
 	RetryAt time.Time
+	// DecidedAt is when the verdict was reached, before the writes (which
+	// are paced, ADR 0225).
+	DecidedAt time.Time
 }
 
 // Server is a running pinbot App.
@@ -122,12 +129,22 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	if cfg.Build == (version.Info{}) {
+		cfg.Build = version.Get()
+	}
 	if cfg.CacheBytes <= 0 {
 		cfg.CacheBytes = 64 << 20
 	}
-	m := newMetrics()
+	var s *Server
+	m := newMetrics(func() float64 {
+		if s == nil || s.queue == nil {
+			return 0
+		}
+		return float64(s.queue.Depth())
+	}, cfg.Build)
 	clients, err := pull.NewClients(pull.Config{
 		BaseURL: cfg.GitHubURL, AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, Base: cfg.Transport,
+		UserAgent: cfg.Build.UserAgent("pinbot"),
 		Tune: func(t *pull.Transport) {
 			t.Observe = m.githubResponse
 			if cfg.Tune != nil {
@@ -139,12 +156,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	s := &Server{
+	s = &Server{
 		cfg: cfg, log: cfg.Logger, clients: clients, cache: source.NewCache(cfg.CacheBytes * 3 / 4), gather: source.NewGatherer(4096), mem: newMemory(10000),
 		metrics: m, cancel: cancel, locks: map[string]*prLock{}, serverURL: webURL(clients.BaseURL()),
 	}
 	s.queue = webhook.NewQueue(ctx, cfg.Workers, cfg.QueueSize, s.process)
-	m.gaugeFn["pinbot_queue_depth"] = func() float64 { return float64(s.queue.Depth()) }
 	s.intake = &webhook.Handler{
 		Secret: cfg.WebhookSecret, Queue: s.queue, Accept: s.accept,
 		Observe: func(event string, o webhook.Outcome) { m.delivery(event, string(o)) },

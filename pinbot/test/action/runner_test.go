@@ -61,6 +61,13 @@ func yamlUnmarshal(b []byte, v any) error { return yaml.Unmarshal(b, v) }
 
 func runAction(t *testing.T, dir string, inputs map[string]string, workdir string) run {
 	t.Helper()
+	return runActionAt(t, dir, "", inputs, workdir)
+}
+
+// runActionAt is runAction for an action used at ref (github.action_ref:
+// the tag in "uses: owner/repo/path@ref").
+func runActionAt(t *testing.T, dir, ref string, inputs map[string]string, workdir string) run {
+	t.Helper()
 	b, err := os.ReadFile(filepath.Join(dir, "action.yml"))
 	if err != nil {
 		t.Fatal(err)
@@ -77,7 +84,7 @@ func runAction(t *testing.T, dir string, inputs map[string]string, workdir strin
 			t.Fatalf("the action has no input %q", k)
 		}
 	}
-	ctx := &exprContext{inputs: map[string]string{}, steps: map[string]map[string]string{}, github: map[string]string{"action_ref": "", "action_path": dir}}
+	ctx := &exprContext{inputs: map[string]string{}, steps: map[string]map[string]string{}, github: map[string]string{"action_ref": ref, "action_path": dir}}
 	for k, v := range a.Inputs {
 		ctx.inputs[k] = v.Default
 	}

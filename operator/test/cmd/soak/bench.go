@@ -52,7 +52,11 @@ func bench(ctx context.Context, o options) error {
 	logf := func(format string, a ...any) { fmt.Fprintf(os.Stderr, "soak: bench: "+format+"\n", a...) }
 
 	// 1. Idle.
-	op, err := soak.StartOperator(ctx, o.operator, cp.Kubeconfig, filepath.Join(o.dir, "bench-operator.log"),
+	var env []string
+	if o.benchGoMemLimit != "" {
+		env = append(env, "GOMEMLIMIT="+o.benchGoMemLimit)
+	}
+	op, err := soak.StartOperatorWithEnv(ctx, o.operator, cp.Kubeconfig, filepath.Join(o.dir, "bench-operator.log"), env,
 		"--resync-period", o.benchResync.String())
 	if err != nil {
 		return err
@@ -142,7 +146,7 @@ func bench(ctx context.Context, o options) error {
 		return err
 	}
 	coldStart := time.Now()
-	op, err = soak.StartOperator(ctx, o.operator, cp.Kubeconfig, filepath.Join(o.dir, "bench-operator-cold.log"))
+	op, err = soak.StartOperatorWithEnv(ctx, o.operator, cp.Kubeconfig, filepath.Join(o.dir, "bench-operator-cold.log"), env)
 	if err != nil {
 		return err
 	}
@@ -167,7 +171,11 @@ func bench(ctx context.Context, o options) error {
 	}
 	writes := func(m map[string]float64) float64 { return total(m) - m["GET"] - m["LIST"] - m["WATCH"] }
 	n := float64(o.benchLarge)
-	fmt.Printf("\n### tenant-operator (make bench, one control plane, %d Tenants of %d namespaces, %d objects each)\n\n", o.benchLarge, soak.Namespaces, objects)
+	limit := "GOMEMLIMIT unset"
+	if o.benchGoMemLimit != "" {
+		limit = "GOMEMLIMIT=" + o.benchGoMemLimit
+	}
+	fmt.Printf("\n### tenant-operator (make bench, one control plane, %d Tenants of %d namespaces, %d objects each, %s)\n\n", o.benchLarge, soak.Namespaces, objects, limit)
 	fmt.Printf("| Figure | Value |\n|---|---|\n")
 	fmt.Printf("| RSS idle (fresh control plane) | %s |\n", mib(idle.RSS))
 	fmt.Printf("| Go heap in use idle | %s |\n", mib(idle.HeapInuse))

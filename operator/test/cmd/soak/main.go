@@ -48,6 +48,7 @@ type options struct {
 	bench                                       bool
 	benchLarge                                  int
 	benchResync                                 time.Duration
+	benchGoMemLimit                             string
 	settle                                      time.Duration
 }
 
@@ -74,6 +75,7 @@ func main() {
 	fs.BoolVar(&o.bench, "bench", false, "print the operator's benchmark figures instead of soaking")
 	fs.IntVar(&o.benchLarge, "bench-large", 1000, "with --bench: Tenants applied, and Tenants of the cold start")
 	fs.DurationVar(&o.benchResync, "bench-resync", 90*time.Second, "with --bench: the operator's --resync-period; one period is measured with nothing changed")
+	fs.StringVar(&o.benchGoMemLimit, "bench-gomemlimit", "", "with --bench: GOMEMLIMIT for the operator (as the chart sets it), e.g. 40MiB; empty leaves it unset")
 	fs.DurationVar(&o.settle, "settle", 30*time.Second, "with --bench: time at rest before memory is read")
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {

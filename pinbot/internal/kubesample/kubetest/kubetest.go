@@ -162,7 +162,6 @@ type Kubelet struct {
 	mu         sync.Mutex
 	containers map[string]Shape // "namespace/pod/container"
 	requests   map[string]int   // by path
-	podMetrics bool
 }
 
 // StartKubelet creates a network namespace with a veth pair to this one,
