@@ -215,3 +215,36 @@ func TestDockerDigestUnderTheSameTag(t *testing.T) {
 		t.Errorf("digest pin, digest change: verdict %s, want block: %s", v, why)
 	}
 }
+
+// Issue 17, item 11: renames and moves. A pin moves only when the versions
+// of its package in the repository change: a removal in one manifest with
+// the pinned version kept in another is a move of the file, not of the pin.
+func TestRenamesAndMovesKeepThePin(t *testing.T) {
+	rm := func(manifest, old string) pin.Change {
+		return pin.Change{Ecosystem: pin.Pip, Package: "kopf", Manifest: manifest, Old: old}
+	}
+	add := func(manifest, cur string) pin.Change {
+		return pin.Change{Ecosystem: pin.Pip, Package: "kopf", Manifest: manifest, New: cur}
+	}
+	tests := []struct {
+		name    string
+		changes []pin.Change
+		want    Verdict
+	}{
+		{"git mv of a service", []pin.Change{rm("svc/widget/pyproject.toml", "==1.40.1"), add("svc/widget-operator/pyproject.toml", "==1.40.1")}, NotApplicable},
+		{"requirements.txt to uv", []pin.Change{rm("requirements.txt", "==1.40.1"), add("pyproject.toml", "==1.40.1"), add("uv.lock", "1.40.1")}, NotApplicable},
+		{"removed from the last place", []pin.Change{rm("requirements.txt", "==1.40.1")}, Block},
+		{"moved and bumped", []pin.Change{rm("requirements.txt", "==1.40.1"), add("pyproject.toml", "==1.42.0")}, Block},
+		{"moved, but another copy bumped", []pin.Change{rm("a/requirements.txt", "==1.40.1"), add("b/requirements.txt", "==1.40.1"), {Ecosystem: pin.Pip, Package: "kopf", Manifest: "c/requirements.txt", Old: "==1.40.1", New: "==1.42.0"}}, Block},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := base()
+			in.Changes = tt.changes
+			v, closed, why := outcome(in)
+			if v != tt.want {
+				t.Errorf("verdict %s (close %v), want %s: %s", v, closed, tt.want, why)
+			}
+		})
+	}
+}
