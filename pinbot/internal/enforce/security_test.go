@@ -1,6 +1,7 @@
 package enforce
 
 import (
+	"github.com/kubetenant/kubetenant/internal/adr"
 	"strings"
 	"testing"
 
@@ -244,6 +245,35 @@ func TestRenamesAndMovesKeepThePin(t *testing.T) {
 			v, closed, why := outcome(in)
 			if v != tt.want {
 				t.Errorf("verdict %s (close %v), want %s: %s", v, closed, tt.want, why)
+			}
+		})
+	}
+}
+
+// Issue 17, item 8: a pin's ADR names the paths its verification depends on
+// (verify: {checks: [...], protect: [...]}); a pull request that moves the
+// pin and edits one of them cannot count its own verification.
+func TestVerificationHarnessIsProtected(t *testing.T) {
+	rec, ws := adr.Parse("adr/0083-kopf.md", []byte("---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: kopf\n    version: 1.40.1\n    verify:\n      checks: [memory-verification]\n      protect: [.github/memory-verification.yaml, test/soak/**]\n---\n# Pin kopf\n"))
+	if len(rec.Pins) != 1 {
+		t.Fatalf("pins %v, warnings %v: the verify mapping form was not read", rec.Pins, ws)
+	}
+	for _, tt := range []struct {
+		name  string
+		files []string
+		want  Verdict
+	}{
+		{"harness untouched", []string{"pyproject.toml", "uv.lock"}, Allow},
+		{"thresholds edited", []string{"pyproject.toml", ".github/memory-verification.yaml"}, Block},
+		{"soak harness edited", []string{"pyproject.toml", "test/soak/load.py"}, Block},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := base()
+			in.Pins = rec.Pins
+			in.PR.Files = tt.files
+			in.Checks = []Check{check(StatusCompleted, "success")}
+			if v, _, why := outcome(in); v != tt.want {
+				t.Errorf("verdict %s, want %s: %s", v, tt.want, why)
 			}
 		})
 	}
