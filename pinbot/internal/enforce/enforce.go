@@ -378,6 +378,13 @@ func decidePin(pr *PinResult, in Input, protected []string) {
 	for _, name := range names {
 		pr.Checks = append(pr.Checks, checkState(name, in))
 	}
+	// The pin's own protected paths (its ADR's verify.protect) join the
+	// repository's.
+	if own := protectedFiles(in.PR.Files, p.Protect); len(own) > 0 {
+		protected = append(slices.Clone(protected), own...)
+		slices.Sort(protected)
+		protected = slices.Compact(protected)
+	}
 	if len(protected) > 0 {
 		pr.Verdict = Block
 		pr.Reason = fmt.Sprintf("%s, and the pull request also changes %s, which can alter its own verification; a pull request must not vouch for itself.", moves, strings.Join(protected, ", "))
