@@ -2,6 +2,8 @@ package enforce
 
 import (
 	"github.com/kubetenant/kubetenant/internal/adr"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -276,5 +278,53 @@ func TestVerificationHarnessIsProtected(t *testing.T) {
 				t.Errorf("verdict %s, want %s: %s", v, tt.want, why)
 			}
 		})
+	}
+}
+
+// Issue 17, item 10: a symlinked manifest is resolved as the tool would or
+// is an error; npm aliases ("npm:left-pad@1.4.0") and nested overrides in
+// package.json without a lock file move the package they name.
+func TestSymlinksAndNPMAliases(t *testing.T) {
+	lp := pin.Pin{Ecosystem: pin.NPM, Package: "left-pad", Version: "1.3.0", Enforced: true, Source: pin.Source{Number: 24, Title: "Keep left-pad", Path: "adr/0024-left-pad.md"}}
+	for _, tt := range []struct {
+		name       string
+		base, head string
+	}{
+		{"alias", `{"dependencies": {"left-pad": "1.3.0"}}`, `{"dependencies": {"left-pad": "1.3.0", "lp": "npm:left-pad@1.4.0"}}`},
+		{"nested override", `{"dependencies": {"left-pad": "1.3.0"}}`, `{"dependencies": {"left-pad": "1.3.0"}, "overrides": {"foo": {"left-pad": "1.4.0"}}}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			changes, err := pin.DiffFiles([]pin.FilePair{{Path: "package.json", Base: []byte(tt.base), Head: []byte(tt.head)}})
+			in := base0()
+			in.Pins = []pin.Pin{lp}
+			in.Changes = changes
+			in.PR.Files = []string{"package.json"}
+			if err != nil {
+				in.ReadErrors = append(in.ReadErrors, err)
+			}
+			if v, _, why := outcome(in); v != Block && v != Error {
+				t.Errorf("verdict %s, want block or error; changes %v: %s", v, changes, why)
+			}
+		})
+	}
+
+	// A requirements.txt that is a symbolic link to a file with the bump.
+	dir := t.TempDir()
+	mk := func(side, name, data string) {
+		write(t, filepath.Join(dir, side), name, data)
+	}
+	mk("base", "requirements.txt", "kopf==1.40.1\n")
+	mk("head", "pins/real.txt", "kopf==1.42.0\n")
+	if err := os.Symlink("pins/real.txt", filepath.Join(dir, "head", "requirements.txt")); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := pin.Diff(os.DirFS(filepath.Join(dir, "base")), os.DirFS(filepath.Join(dir, "head")))
+	in := base()
+	in.Changes = changes
+	if err != nil {
+		in.ReadErrors = append(in.ReadErrors, err)
+	}
+	if v, _, why := outcome(in); v != Block && v != Error {
+		t.Errorf("symlinked requirements.txt: verdict %s, want block or error; changes %v: %s", v, changes, why)
 	}
 }
