@@ -78,9 +78,15 @@ build: ## Build bin/tenant-operator and bin/pinbot.
 	$(GO_BUILD) -ldflags '$(PINBOT_LDFLAGS)' -o $(BIN)/pinbot ./pinbot/cmd/pinbot
 
 .PHONY: run
-run: build test-assets ## Start a local control plane, the operator and the sample tenants (Ctrl-C stops all).
+run: build test-assets ## Start a local control plane, the operator and sample tenants, and pinbot against the GitHub simulator (Ctrl-C stops all).
+	go build -o $(BIN)/pinbot-demo ./pinbot/hack/demo
+	@# pinbot's demo runs beside the cluster; a background job ignores
+	@# Ctrl-C in a non-interactive shell, so the trap forwards it.
+	$(BIN)/pinbot-demo --pinbot "$(BIN)/pinbot" & demo=$$!; \
+	trap 'kill -TERM $$demo 2>/dev/null' INT TERM EXIT; \
 	cd operator && go run ./hack/devcluster --assets "$(KUBEBUILDER_ASSETS)" --operator "$(BIN)/tenant-operator" \
-		--crds config/crd/bases --samples config/samples --dir "$(ROOT)/out/run"
+		--crds config/crd/bases --samples config/samples --dir "$(ROOT)/out/run"; \
+	status=$$?; kill -TERM $$demo 2>/dev/null; wait $$demo; exit $$status
 
 ##@ Test
 
@@ -141,7 +147,7 @@ $(K8S_ASSETS_STAMP): | check-asset-versions
 # Every fuzz target of the pure parsers runs for FUZZTIME on top of its
 # seeds (which go test runs anyway); a crash it finds is written to the
 # package's testdata/fuzz and fails the run (ADR 0180).
-FUZZ_PKGS ?= ./internal/pin ./internal/adr ./internal/dependabot
+FUZZ_PKGS ?= ./internal/pin ./internal/adr ./internal/dependabot ./pinbot/internal/source
 FUZZTIME  ?= 3s
 .PHONY: test-fuzz
 test-fuzz: ## Fuzz every parser for FUZZTIME (3s) each.

@@ -1,54 +1,70 @@
 package pin
 
 import (
+	"bytes"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
+
+	"github.com/moby/buildkit/frontend/dockerfile/parser"
+	"github.com/moby/buildkit/frontend/dockerfile/shell"
 )
 
-// readDockerfile reads the base images of a Dockerfile's FROM lines. ARG
-// defaults declared before (and, within a stage, after) FROM are
-// substituted; "--platform" flags and "AS name" are dropped; FROM lines that
-// name an earlier stage or "scratch" are skipped. Each image's value is
-// "tag", "tag@digest" or "@digest"; an image without either is "latest".
-// Two stages that use one image at different versions give a joined value.
+// readDockerfile reads the base images of a Dockerfile's FROM lines, parsed
+// with BuildKit's own parser (ADR 0203), so that the escape directive, line
+// continuations, comments and heredoc bodies (COPY <<EOF ... EOF) are what
+// BuildKit sees, not lookalikes (issue 17, items 5 and 13). FROM expands
+// only the ARGs declared before the first FROM, with BuildKit's shell
+// lexer, as BuildKit does; a variable without a value stays as written.
+// "--platform" flags and "AS name" are dropped; FROM lines that name an
+// earlier stage or "scratch" are skipped. Each image's value is "tag",
+// "tag@digest" or "@digest"; an image without either is "latest". Two stages
+// that use one image at different versions give a joined value.
 func readDockerfile(name string, data []byte) (parsed, error) {
-	args := map[string]string{}
+	res, err := parser.Parse(bytes.NewReader(data))
+	if err != nil {
+		return parsed{}, &ReadError{Path: name, Err: fmt.Errorf("parsing Dockerfile: %w", err)}
+	}
+	lex := shell.NewLex(res.EscapeToken)
+	var meta []string // KEY=value of the ARGs before the first FROM
 	stages := map[string]bool{}
+	seenFrom := false
 	var out []dep
-	for _, ln := range logicalLines(string(data)) {
-		f := strings.Fields(ln.text)
-		if len(f) == 0 {
-			continue
+	for _, n := range res.AST.Children {
+		var args []string
+		for x := n.Next; x != nil; x = x.Next {
+			args = append(args, x.Value)
 		}
-		switch strings.ToUpper(f[0]) {
-		case "ARG":
-			for _, a := range f[1:] {
+		switch strings.ToLower(n.Value) {
+		case "arg":
+			if seenFrom {
+				continue // a stage's ARG never reaches a FROM
+			}
+			for _, a := range args {
 				k, v, ok := strings.Cut(a, "=")
 				if !ok {
-					if _, set := args[k]; !set {
-						args[k] = "" // declared without a default
-					}
-					continue
+					continue // declared without a default: empty unless a build arg sets it
 				}
-				args[k] = unquote(expandArgs(v, args))
+				w, err := lex.ProcessWordWithMatches(v, shell.EnvsFromSlice(meta))
+				if err == nil {
+					v = w.Result
+				}
+				meta = append(meta, k+"="+v)
 			}
-		case "FROM":
-			rest := f[1:]
-			for len(rest) > 0 && strings.HasPrefix(rest[0], "--") {
-				rest = rest[1:]
-			}
-			if len(rest) == 0 {
-				return parsed{}, &ReadError{Path: name, Line: ln.line, Err: fmt.Errorf("FROM without an image")}
+		case "from":
+			seenFrom = true
+			if len(args) == 0 {
+				return parsed{}, &ReadError{Path: name, Line: n.StartLine, Err: fmt.Errorf("FROM without an image")}
 			}
 			alias := ""
-			if len(rest) == 3 && strings.EqualFold(rest[1], "AS") {
-				alias = strings.ToLower(rest[2])
-			} else if len(rest) != 1 {
-				return parsed{}, &ReadError{Path: name, Line: ln.line, Err: fmt.Errorf("FROM %q: want an image and an optional AS name", strings.Join(rest, " "))}
+			if len(args) == 3 && strings.EqualFold(args[1], "AS") {
+				alias = strings.ToLower(args[2])
+			} else if len(args) != 1 {
+				return parsed{}, &ReadError{Path: name, Line: n.StartLine, Err: fmt.Errorf("FROM %q: want an image and an optional AS name", strings.Join(args, " "))}
 			}
-			ref := expandArgs(rest[0], args)
+			ref := args[0]
+			if w, err := lex.ProcessWordWithMatches(ref, shell.EnvsFromSlice(meta)); err == nil && len(w.Unmatched) == 0 && w.Result != "" {
+				ref = w.Result
+			}
 			earlier := stages[strings.ToLower(ref)]
 			if alias != "" {
 				stages[alias] = true
@@ -58,82 +74,12 @@ func readDockerfile(name string, data []byte) (parsed, error) {
 			}
 			img, val, err := parseImageRef(ref)
 			if err != nil {
-				return parsed{}, &ReadError{Path: name, Line: ln.line, Err: err}
+				return parsed{}, &ReadError{Path: name, Line: n.StartLine, Err: err}
 			}
 			out = append(out, dep{eco: Docker, pkg: img, value: val})
 		}
 	}
 	return parsed{deps: out}, nil
-}
-
-type logicalLine struct {
-	text string
-	line int // the first physical line
-}
-
-// logicalLines joins backslash continuations and drops comment lines, which
-// may appear inside a continued instruction.
-func logicalLines(s string) []logicalLine {
-	var out []logicalLine
-	var cur strings.Builder
-	start := 0
-	for i, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
-		t := strings.TrimSpace(l)
-		if strings.HasPrefix(t, "#") {
-			continue
-		}
-		if cur.Len() == 0 {
-			start = i + 1
-		}
-		if strings.HasSuffix(t, `\`) {
-			cur.WriteString(strings.TrimSuffix(t, `\`) + " ")
-			continue
-		}
-		cur.WriteString(t)
-		if c := strings.TrimSpace(cur.String()); c != "" {
-			out = append(out, logicalLine{text: c, line: start})
-		}
-		cur.Reset()
-	}
-	if c := strings.TrimSpace(cur.String()); c != "" {
-		out = append(out, logicalLine{text: c, line: start})
-	}
-	return out
-}
-
-var argRefRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)(?::?([-+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)`)
-
-// expandArgs substitutes $VAR, ${VAR}, ${VAR:-default} and ${VAR:+alt}
-// with the ARG values known so far; unknown variables stay as written.
-func expandArgs(s string, args map[string]string) string {
-	return argRefRE.ReplaceAllStringFunc(s, func(m string) string {
-		g := argRefRE.FindStringSubmatch(m)
-		n := g[1] + g[4]
-		v, ok := args[n]
-		switch g[2] {
-		case "-":
-			if v == "" {
-				return g[3]
-			}
-			return v
-		case "+":
-			if v != "" {
-				return g[3]
-			}
-			return ""
-		}
-		if !ok || v == "" {
-			return m
-		}
-		return v
-	})
-}
-
-func unquote(s string) string {
-	if u, err := strconv.Unquote(s); err == nil {
-		return u
-	}
-	return strings.Trim(s, `'`)
 }
 
 // parseImageRef splits "registry/name:tag@digest" into the normalised image

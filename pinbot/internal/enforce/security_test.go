@@ -140,3 +140,78 @@ func TestActionSHAWithStaleComment(t *testing.T) {
 		})
 	}
 }
+
+// dockerDecision runs a Dockerfile change through pin.DiffFiles and
+// Evaluate with a pin of python at 3.12.
+func dockerDecision(t *testing.T, base, head string) (Verdict, []pin.Change, string) {
+	t.Helper()
+	py := pin.Pin{Ecosystem: pin.Docker, Package: "python", Version: "3.12", Enforced: true, Source: pin.Source{Number: 21, Title: "Python 3.12 base image", Path: "adr/0021-python.md"}}
+	changes, err := pin.DiffFiles([]pin.FilePair{{Path: "Dockerfile", Base: []byte(base), Head: []byte(head)}})
+	in := base0()
+	in.Pins = []pin.Pin{py}
+	in.Changes = changes
+	in.PR.Files = []string{"Dockerfile"}
+	if err != nil {
+		in.ReadErrors = append(in.ReadErrors, err)
+	}
+	v, _, why := outcome(in)
+	return v, changes, why
+}
+
+// base0 is base() without its pip change.
+func base0() Input {
+	in := base()
+	in.Changes = nil
+	return in
+}
+
+// Issue 17, item 5: Dockerfiles read as BuildKit reads them. (a) FROM lines
+// expand only ARGs declared before the first FROM; (b) a "# escape=`"
+// directive changes the line continuation character.
+func TestDockerfileAsBuildKitParsesIt(t *testing.T) {
+	const base = "FROM python:3.12\nRUN true\n"
+	tests := []struct {
+		name, head string
+	}{
+		{"(a) ARG after a stage does not reach FROM", "ARG PY=3.13\nFROM alpine:3.20 AS build\nARG PY=3.12\nFROM python:${PY}\nRUN true\n"},
+		{"(b) escape directive", "# escape=`\nFROM python:3.12\nRUN echo hello \\\nFROM python:3.13\nRUN true\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, changes, why := dockerDecision(t, base, tt.head)
+			if v != Block {
+				t.Errorf("verdict %s, want block (BuildKit builds python:3.13); changes %v: %s", v, changes, why)
+			}
+		})
+	}
+}
+
+// Issue 17, item 13: the body of a heredoc (COPY <<EOF) is no instruction.
+func TestDockerfileHeredocIsNoStage(t *testing.T) {
+	const base = "FROM python:3.12\nRUN true\n"
+	head := "FROM python:3.12\nCOPY <<EOF /etc/example\nFROM python:3.13\nEOF\nRUN <<-SCRIPT\n\tFROM python:3.11\nSCRIPT\n"
+	if v, changes, why := dockerDecision(t, base, head); v != NotApplicable {
+		t.Errorf("verdict %s, want not-applicable; changes %v: %s", v, changes, why)
+	}
+}
+
+// Issue 17, robustness: a digest change under the same tag (Renovate's
+// digest pull requests). A tag pin covers every digest of its tag (ADR
+// 0203); a pin that names a digest is moved by another digest.
+func TestDockerDigestUnderTheSameTag(t *testing.T) {
+	const base = "FROM python:3.12@sha256:aaaa\n"
+	const head = "FROM python:3.12@sha256:bbbb\n"
+	if v, changes, why := dockerDecision(t, base, head); v != NotApplicable {
+		t.Errorf("tag pin, digest change: verdict %s, want not-applicable; %v: %s", v, changes, why)
+	}
+	changes, err := pin.DiffFiles([]pin.FilePair{{Path: "Dockerfile", Base: []byte(base), Head: []byte(head)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := base0()
+	in.Pins = []pin.Pin{{Ecosystem: pin.Docker, Package: "python", Version: "3.12@sha256:aaaa", Enforced: true, Source: pin.Source{Number: 22, Title: "Python by digest", Path: "adr/0022-py.md"}}}
+	in.Changes = changes
+	if v, _, why := outcome(in); v != Block {
+		t.Errorf("digest pin, digest change: verdict %s, want block: %s", v, why)
+	}
+}

@@ -29,7 +29,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"github.com/kubetenant/kubetenant/pinbot"
@@ -94,7 +93,7 @@ type Server struct {
 	ts   *httptest.Server
 	opts Options
 	key  *rsa.PrivateKey
-	tb   testing.TB
+	tb   TB
 
 	mu     sync.Mutex
 	nextID int64
@@ -126,8 +125,18 @@ type Stats struct {
 	ByRoute map[string]int
 }
 
+// TB is the part of testing.TB the simulator uses, so that programs (the
+// `make run` demo) can run it too.
+type TB interface {
+	Helper()
+	TempDir() string
+	Cleanup(func())
+	Errorf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
 // New starts a simulator that stops when the test ends.
-func New(tb testing.TB, opts Options) *Server {
+func New(tb TB, opts Options) *Server {
 	tb.Helper()
 	if opts.AppID == 0 {
 		opts.AppID = 4242
