@@ -58,6 +58,8 @@ PINBOT_LDFLAGS   := -s -w $(call version-ldflags,github.com/kubetenant/kubetenan
 OPERATOR_LDFLAGS := -s -w $(call version-ldflags,github.com/kubetenant/kubetenant/operator/internal/version)
 
 GO_TEST_FLAGS ?= -race -count=1
+# Extra flags of the operator part of `make bench`, e.g. --bench-gomemlimit=20MiB.
+OPERATOR_BENCH_FLAGS ?=
 BENCH_FLAGS   ?= -run='^$$' -bench=. -benchmem
 
 ##@ General
@@ -170,7 +172,7 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 	done
 	@echo "==> operator figures (operator/test/cmd/soak --bench: idle, 1,000 Tenants by kubectl apply, resync, plain client x4 and x16, cold start)"
 	cd operator && go build -o $(BIN)/soak ./test/cmd/soak
-	cd operator && $(BIN)/soak --bench $(SOAK_FLAGS) --dir "$(ROOT)/out/bench"
+	cd operator && $(BIN)/soak --bench $(SOAK_FLAGS) $(OPERATOR_BENCH_FLAGS) --dir "$(ROOT)/out/bench"
 
 # The operator soak and its thresholds (ADR 0045, re-measured in ADR 0107). The workflow passes
 # VERIFY_MEMORY_DURATION; SOAK_DURATION is the same knob by another name.

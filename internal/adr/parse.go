@@ -376,7 +376,34 @@ func (p *parser) pinList(v *yaml.Node) {
 					ok = false
 				}
 				pn.Version = strings.TrimSpace(val.Value)
-			case "paths", "upstream", "verify":
+			case "verify":
+				if val.Kind == yaml.MappingNode {
+					// verify: {checks: [...], protect: [...]} (issue 17, item 8)
+					for j := 0; j+1 < len(val.Content); j += 2 {
+						vk, vv := val.Content[j], val.Content[j+1]
+						list, err := stringsOf(vv)
+						switch {
+						case vk.Value != "checks" && vk.Value != "protect":
+							p.warn(vk.Line, fmt.Sprintf("unknown verify key %q (known: checks, protect)", vk.Value))
+							ok = false
+						case err != nil:
+							p.warn(vv.Line, fmt.Sprintf("verify.%s must be a string or a list of strings", vk.Value))
+							ok = false
+						case vk.Value == "checks":
+							pn.Verify = list
+						default:
+							pn.Protect = list
+						}
+					}
+					continue
+				}
+				list, err := stringsOf(val)
+				if err != nil {
+					p.warn(val.Line, "verify must be a list of check names or a mapping with checks and protect")
+					ok = false
+				}
+				pn.Verify = list
+			case "paths", "upstream":
 				list, err := stringsOf(val)
 				if err != nil {
 					p.warn(val.Line, fmt.Sprintf("%s must be a string or a list of strings", k.Value))
@@ -387,8 +414,6 @@ func (p *parser) pinList(v *yaml.Node) {
 					pn.Paths = list
 				case "upstream":
 					pn.Upstream = list
-				case "verify":
-					pn.Verify = list
 				}
 			}
 		}

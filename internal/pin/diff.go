@@ -113,8 +113,16 @@ func Diff(base, head fs.FS) ([]Change, error) {
 				}
 				return nil
 			}
-			if d.Type().IsRegular() && readerFor(p) != nil {
-				add(p)
+			if readerFor(p) != nil {
+				if d.Type()&fs.ModeSymlink != 0 {
+					// The tools follow links; a link's target may sit
+					// under a name pinbot does not read (issue 17, item 10).
+					errs = append(errs, &ReadError{Path: p, Err: errors.New("the manifest is a symbolic link; pinbot does not follow links, replace it with the file")})
+					return nil
+				}
+				if d.Type().IsRegular() {
+					add(p)
+				}
 			}
 			return nil
 		})

@@ -67,13 +67,13 @@ var coreFormats = []Format{
 	// npm.
 	{Name: "package.json", Ecosystem: NPM, match: base("package.json"), read: readPackageJSON},
 	{Name: "package-lock.json", Ecosystem: NPM, match: base("package-lock.json", "npm-shrinkwrap.json"), read: readPackageLock},
-	{Name: "yarn.lock", Ecosystem: NPM, match: base("yarn.lock")},
-	{Name: "pnpm-lock.yaml", Ecosystem: NPM, match: base("pnpm-lock.yaml")},
+	{Name: "yarn.lock", Ecosystem: NPM, match: base("yarn.lock"), read: readYarnLock},
+	{Name: "pnpm-lock.yaml", Ecosystem: NPM, match: base("pnpm-lock.yaml"), read: readPnpmLock},
 	{Name: "bun lock file", Ecosystem: NPM, match: base("bun.lock", "bun.lockb")},
 	// Helm.
 	{Name: "Chart.yaml", Ecosystem: Helm, match: base("Chart.yaml"), read: readChart},
 	{Name: "Chart.lock", Ecosystem: Helm, match: base("Chart.lock"), read: readChartLock},
-	{Name: "Helm v1 requirements.yaml", Ecosystem: Helm, match: base("requirements.yaml")},
+	{Name: "Helm v1 requirements.yaml", Ecosystem: Helm, match: base("requirements.yaml"), read: readChart},
 	// Docker.
 	{Name: "Dockerfile", Ecosystem: Docker, match: isDockerfilePath, read: readDockerfile},
 	{Name: "compose file", Ecosystem: Docker, match: isComposePath, read: readCompose},

@@ -240,3 +240,16 @@ func FuzzParseTitle(f *testing.F) {
 		}
 	})
 }
+
+func FuzzYarnLock(f *testing.F) {
+	addFileSeeds(f)
+	f.Add([]byte("# yarn lockfile v1\n\n\"left-pad@^1.3.0\", left-pad@^1.4.0:\n  version \"1.4.0\"\n"))
+	f.Add([]byte("__metadata:\n  version: 8\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n  resolution: \"left-pad@npm:1.3.0\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "yarn.lock", data) })
+}
+
+func FuzzPnpmLock(f *testing.F) {
+	addFileSeeds(f)
+	f.Add([]byte("lockfileVersion: '9.0'\npackages:\n  left-pad@1.3.0:\n    resolution: {integrity: sha512-x}\n  /@types/node@22.1.0(peer@1.0.0):\n    resolution: {}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "pnpm-lock.yaml", data) })
+}

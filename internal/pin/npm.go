@@ -42,20 +42,62 @@ func readPackageJSON(name string, data []byte) (parsed, error) {
 			return parsed{}, &ReadError{Path: name, Line: lineOf(data, `"`+sec+`"`), Err: fmt.Errorf("%s: want an object of version strings: %w", sec, err)}
 		}
 		for k, v := range m {
-			out = append(out, dep{eco: NPM, pkg: NormalizeName(NPM, k), section: sec, value: strings.TrimSpace(v)})
+			out = append(out, npmDep(k, sec, v))
 		}
 	}
 	for _, sec := range []string{"overrides", "resolutions"} {
 		var m map[string]any
 		if raw, ok := doc[sec]; ok && json.Unmarshal(raw, &m) == nil {
-			for k, v := range m {
-				if s, ok := v.(string); ok {
-					out = append(out, dep{eco: NPM, pkg: NormalizeName(NPM, k), section: sec, value: strings.TrimSpace(s)})
-				}
-			}
+			out = append(out, overrideDeps(sec, "", m)...)
 		}
 	}
 	return parsed{deps: out}, nil
+}
+
+// npmDep is one dependency entry. An alias ("lp": "npm:left-pad@1.4.0")
+// installs the package it names, so the entry is that package's (issue 17,
+// item 10); the alias name is kept in the section.
+func npmDep(name, section, value string) dep {
+	value = strings.TrimSpace(value)
+	if rest, ok := strings.CutPrefix(value, "npm:"); ok {
+		real, ver := rest, ""
+		if i := strings.LastIndexByte(rest, '@'); i > 0 {
+			real, ver = rest[:i], rest[i+1:]
+		}
+		return dep{eco: NPM, pkg: NormalizeName(NPM, real), section: section + " alias " + name, value: ver}
+	}
+	return dep{eco: NPM, pkg: NormalizeName(NPM, name), section: section, value: value}
+}
+
+// overrideDeps reads npm overrides and yarn resolutions at any depth:
+// {"foo": {"left-pad": "1.4.0"}} forces left-pad under foo, and "." is the
+// version of the enclosing package itself. Keys may carry a range
+// ("left-pad@^1") or a yarn path ("foo/left-pad"); the last name counts.
+func overrideDeps(section, parent string, m map[string]any) []dep {
+	var out []dep
+	for k, v := range m {
+		name := k
+		if k == "." {
+			name = parent
+		}
+		if i := strings.LastIndexByte(name, '@'); i > 0 {
+			name = name[:i]
+		}
+		name = lastPackage(name)
+		sec := section
+		if parent != "" {
+			sec = section + " " + parent
+		}
+		switch x := v.(type) {
+		case string:
+			if name != "" {
+				out = append(out, npmDep(name, sec, x))
+			}
+		case map[string]any:
+			out = append(out, overrideDeps(section, name, x)...)
+		}
+	}
+	return out
 }
 
 type lockV1Dep struct {
@@ -119,4 +161,16 @@ func readPackageLock(name string, data []byte) (parsed, error) {
 		return parsed{}, err
 	}
 	return parsed{deps: out}, nil
+}
+
+// lastPackage returns the package a yarn resolution path ends in:
+// "foo/left-pad" and "**/left-pad" are left-pad, "foo/@types/node" is
+// @types/node.
+func lastPackage(p string) string {
+	segs := strings.Split(p, "/")
+	n := len(segs)
+	if n >= 2 && strings.HasPrefix(segs[n-2], "@") {
+		return segs[n-2] + "/" + segs[n-1]
+	}
+	return segs[n-1]
 }

@@ -69,6 +69,10 @@ type Pin struct {
 	// Verify names the check runs that must pass on a PR's head commit before
 	// the pinned dependency may move. Empty means the repository default.
 	Verify []string `json:"verify,omitempty"`
+	// Protect lists path patterns the verification depends on (its
+	// thresholds, its load harness). A pull request that moves the pin and
+	// touches one of them cannot count its own verification.
+	Protect []string `json:"protect,omitempty"`
 	// Enforced is true when the ADR's status makes the pin binding.
 	Enforced bool `json:"enforced"`
 	// Source is the ADR the pin comes from.

@@ -165,3 +165,56 @@ func TestManifestSizeBoundAndLinearMemory(t *testing.T) {
 		t.Errorf("Diff of a file over MaxManifestSize: error %v, want a *ReadError saying it is too large", err)
 	}
 }
+
+// Issue 17, item 7: the common lock formats are read, not refused: yarn.lock
+// v1 and berry, pnpm-lock.yaml, and Helm v1 requirements.yaml and
+// requirements.lock.
+func TestCommonLockFormatsAreRead(t *testing.T) {
+	tests := []struct {
+		name, path, base, head string
+		want                   Change
+	}{
+		{
+			"yarn v1", "web/yarn.lock",
+			"# yarn lockfile v1\n\n\nleft-pad@^1.3.0:\n  version \"1.3.0\"\n  resolved \"https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz\"\n",
+			"# yarn lockfile v1\n\n\n\"left-pad@^1.3.0\", left-pad@^1.4.0:\n  version \"1.4.0\"\n  resolved \"https://registry.yarnpkg.com/left-pad/-/left-pad-1.4.0.tgz\"\n",
+			Change{Ecosystem: NPM, Package: "left-pad", Manifest: "web/yarn.lock", Old: "1.3.0", New: "1.4.0", Resolved: true},
+		},
+		{
+			"yarn berry", "yarn.lock",
+			"__metadata:\n  version: 8\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n  resolution: \"left-pad@npm:1.3.0\"\n",
+			"__metadata:\n  version: 8\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.4.0\n  resolution: \"left-pad@npm:1.4.0\"\n",
+			Change{Ecosystem: NPM, Package: "left-pad", Manifest: "yarn.lock", Old: "1.3.0", New: "1.4.0", Resolved: true},
+		},
+		{
+			"pnpm v9", "pnpm-lock.yaml",
+			"lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      left-pad:\n        specifier: ^1.3.0\n        version: 1.3.0\npackages:\n  left-pad@1.3.0:\n    resolution: {integrity: sha512-x}\n",
+			"lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      left-pad:\n        specifier: ^1.3.0\n        version: 1.4.0\npackages:\n  left-pad@1.4.0:\n    resolution: {integrity: sha512-y}\n",
+			Change{Ecosystem: NPM, Package: "left-pad", Manifest: "pnpm-lock.yaml", Old: "1.3.0", New: "1.4.0", Resolved: true},
+		},
+		{
+			"helm v1 requirements", "charts/app/requirements.yaml",
+			"dependencies:\n  - name: redis\n    version: 17.0.0\n    repository: https://charts.bitnami.com/bitnami\n",
+			"dependencies:\n  - name: redis\n    version: 18.0.0\n    repository: https://charts.bitnami.com/bitnami\n",
+			Change{Ecosystem: Helm, Package: "redis", Manifest: "charts/app/requirements.yaml", Old: "17.0.0", New: "18.0.0"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if !IsManifest(tt.path) {
+				t.Fatalf("IsManifest(%q) = false: the format is not read", tt.path)
+			}
+			changes, err := DiffFiles([]FilePair{{Path: tt.path, Base: []byte(tt.base), Head: []byte(tt.head)}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			found := false
+			for _, c := range changes {
+				found = found || c == tt.want
+			}
+			if !found {
+				t.Errorf("changes %v, want %v among them", changes, tt.want)
+			}
+		})
+	}
+}

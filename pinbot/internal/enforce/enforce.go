@@ -267,6 +267,15 @@ func Evaluate(in Input) Result {
 				r.Pins = append(r.Pins, pr)
 				continue
 			}
+			if keeper, ok := keptElsewhere(p, c, in.Changes); ok {
+				// A rename or move: the package leaves one manifest and is
+				// declared at the pinned version in another (issue 17,
+				// item 11). Removing it from the last place stays a move.
+				pr.Verdict = NotApplicable
+				pr.Reason = fmt.Sprintf("%s is removed from %s but declared at the pinned version %s in %s (a move, not an upgrade).", c.Package, c.Manifest, p.Version, keeper.Manifest)
+				r.Pins = append(r.Pins, pr)
+				continue
+			}
 			decidePin(&pr, in, protected)
 			r.Pins = append(r.Pins, pr)
 		}
@@ -337,6 +346,22 @@ func Evaluate(in Input) Result {
 	return r
 }
 
+// keptElsewhere reports, for a change that removes p's package from one
+// manifest, another change of the same pull request that declares the
+// package at the pinned version (a renamed or moved manifest, a migration
+// from requirements.txt to uv); the pin's set of versions is unchanged.
+func keptElsewhere(p pin.Pin, c pin.Change, changes []pin.Change) (pin.Change, bool) {
+	if c.New != "" {
+		return pin.Change{}, false
+	}
+	for _, o := range changes {
+		if o.New != "" && o.Manifest != c.Manifest && p.Matches(o) && !p.Moves(o) {
+			return o, true
+		}
+	}
+	return pin.Change{}, false
+}
+
 // decidePin fills in the verdict of a change that moves an enforced pin.
 func decidePin(pr *PinResult, in Input, protected []string) {
 	p, c := pr.Pin, pr.Change
@@ -352,6 +377,13 @@ func decidePin(pr *PinResult, in Input, protected []string) {
 	}
 	for _, name := range names {
 		pr.Checks = append(pr.Checks, checkState(name, in))
+	}
+	// The pin's own protected paths (its ADR's verify.protect) join the
+	// repository's.
+	if own := protectedFiles(in.PR.Files, p.Protect); len(own) > 0 {
+		protected = append(slices.Clone(protected), own...)
+		slices.Sort(protected)
+		protected = slices.Compact(protected)
 	}
 	if len(protected) > 0 {
 		pr.Verdict = Block

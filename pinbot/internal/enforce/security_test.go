@@ -1,6 +1,9 @@
 package enforce
 
 import (
+	"github.com/kubetenant/kubetenant/internal/adr"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -213,5 +216,115 @@ func TestDockerDigestUnderTheSameTag(t *testing.T) {
 	in.Changes = changes
 	if v, _, why := outcome(in); v != Block {
 		t.Errorf("digest pin, digest change: verdict %s, want block: %s", v, why)
+	}
+}
+
+// Issue 17, item 11: renames and moves. A pin moves only when the versions
+// of its package in the repository change: a removal in one manifest with
+// the pinned version kept in another is a move of the file, not of the pin.
+func TestRenamesAndMovesKeepThePin(t *testing.T) {
+	rm := func(manifest, old string) pin.Change {
+		return pin.Change{Ecosystem: pin.Pip, Package: "kopf", Manifest: manifest, Old: old}
+	}
+	add := func(manifest, cur string) pin.Change {
+		return pin.Change{Ecosystem: pin.Pip, Package: "kopf", Manifest: manifest, New: cur}
+	}
+	tests := []struct {
+		name    string
+		changes []pin.Change
+		want    Verdict
+	}{
+		{"git mv of a service", []pin.Change{rm("svc/widget/pyproject.toml", "==1.40.1"), add("svc/widget-operator/pyproject.toml", "==1.40.1")}, NotApplicable},
+		{"requirements.txt to uv", []pin.Change{rm("requirements.txt", "==1.40.1"), add("pyproject.toml", "==1.40.1"), add("uv.lock", "1.40.1")}, NotApplicable},
+		{"removed from the last place", []pin.Change{rm("requirements.txt", "==1.40.1")}, Block},
+		{"moved and bumped", []pin.Change{rm("requirements.txt", "==1.40.1"), add("pyproject.toml", "==1.42.0")}, Block},
+		{"moved, but another copy bumped", []pin.Change{rm("a/requirements.txt", "==1.40.1"), add("b/requirements.txt", "==1.40.1"), {Ecosystem: pin.Pip, Package: "kopf", Manifest: "c/requirements.txt", Old: "==1.40.1", New: "==1.42.0"}}, Block},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := base()
+			in.Changes = tt.changes
+			v, closed, why := outcome(in)
+			if v != tt.want {
+				t.Errorf("verdict %s (close %v), want %s: %s", v, closed, tt.want, why)
+			}
+		})
+	}
+}
+
+// Issue 17, item 8: a pin's ADR names the paths its verification depends on
+// (verify: {checks: [...], protect: [...]}); a pull request that moves the
+// pin and edits one of them cannot count its own verification.
+func TestVerificationHarnessIsProtected(t *testing.T) {
+	rec, ws := adr.Parse("adr/0083-kopf.md", []byte("---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: kopf\n    version: 1.40.1\n    verify:\n      checks: [memory-verification]\n      protect: [.github/memory-verification.yaml, test/soak/**]\n---\n# Pin kopf\n"))
+	if len(rec.Pins) != 1 {
+		t.Fatalf("pins %v, warnings %v: the verify mapping form was not read", rec.Pins, ws)
+	}
+	for _, tt := range []struct {
+		name  string
+		files []string
+		want  Verdict
+	}{
+		{"harness untouched", []string{"pyproject.toml", "uv.lock"}, Allow},
+		{"thresholds edited", []string{"pyproject.toml", ".github/memory-verification.yaml"}, Block},
+		{"soak harness edited", []string{"pyproject.toml", "test/soak/load.py"}, Block},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := base()
+			in.Pins = rec.Pins
+			in.PR.Files = tt.files
+			in.Checks = []Check{check(StatusCompleted, "success")}
+			if v, _, why := outcome(in); v != tt.want {
+				t.Errorf("verdict %s, want %s: %s", v, tt.want, why)
+			}
+		})
+	}
+}
+
+// Issue 17, item 10: a symlinked manifest is resolved as the tool would or
+// is an error; npm aliases ("npm:left-pad@1.4.0") and nested overrides in
+// package.json without a lock file move the package they name.
+func TestSymlinksAndNPMAliases(t *testing.T) {
+	lp := pin.Pin{Ecosystem: pin.NPM, Package: "left-pad", Version: "1.3.0", Enforced: true, Source: pin.Source{Number: 24, Title: "Keep left-pad", Path: "adr/0024-left-pad.md"}}
+	for _, tt := range []struct {
+		name       string
+		base, head string
+	}{
+		{"alias", `{"dependencies": {"left-pad": "1.3.0"}}`, `{"dependencies": {"left-pad": "1.3.0", "lp": "npm:left-pad@1.4.0"}}`},
+		{"nested override", `{"dependencies": {"left-pad": "1.3.0"}}`, `{"dependencies": {"left-pad": "1.3.0"}, "overrides": {"foo": {"left-pad": "1.4.0"}}}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			changes, err := pin.DiffFiles([]pin.FilePair{{Path: "package.json", Base: []byte(tt.base), Head: []byte(tt.head)}})
+			in := base0()
+			in.Pins = []pin.Pin{lp}
+			in.Changes = changes
+			in.PR.Files = []string{"package.json"}
+			if err != nil {
+				in.ReadErrors = append(in.ReadErrors, err)
+			}
+			if v, _, why := outcome(in); v != Block && v != Error {
+				t.Errorf("verdict %s, want block or error; changes %v: %s", v, changes, why)
+			}
+		})
+	}
+
+	// A requirements.txt that is a symbolic link to a file with the bump.
+	dir := t.TempDir()
+	mk := func(side, name, data string) {
+		write(t, filepath.Join(dir, side), name, data)
+	}
+	mk("base", "requirements.txt", "kopf==1.40.1\n")
+	mk("head", "pins/real.txt", "kopf==1.42.0\n")
+	if err := os.Symlink("pins/real.txt", filepath.Join(dir, "head", "requirements.txt")); err != nil {
+		t.Fatal(err)
+	}
+	changes, err := pin.Diff(os.DirFS(filepath.Join(dir, "base")), os.DirFS(filepath.Join(dir, "head")))
+	in := base()
+	in.Changes = changes
+	if err != nil {
+		in.ReadErrors = append(in.ReadErrors, err)
+	}
+	if v, _, why := outcome(in); v != Block && v != Error {
+		t.Errorf("symlinked requirements.txt: verdict %s, want block or error; changes %v: %s", v, changes, why)
 	}
 }
