@@ -13,6 +13,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -59,6 +60,18 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return set
 }
 
+// lockedWriter serializes Write calls to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
 // run parses flags, builds the manager and runs it until ctx ends.
 func run(ctx context.Context, args []string, getenv func(string) string, stderr io.Writer) error {
 	fs := flag.NewFlagSet("tenant-operator", flag.ContinueOnError)
@@ -103,7 +116,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if *minRetry <= 0 || *maxRetry < *minRetry {
 		return fmt.Errorf("--min-retry-delay (%s) must be positive and at most --max-retry-delay (%s)", *minRetry, *maxRetry)
 	}
-	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts), zap.WriteTo(stderr)))
+	// Every controller goroutine logs: writes to stderr are serialized, as
+	// an *os.File needs no lock but any other writer does.
+	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&zapOpts), zap.WriteTo(&lockedWriter{w: stderr})))
 	log := ctrl.Log.WithName("setup")
 
 	// Without a namespace, controller-runtime reads the pod's own from its
