@@ -24,11 +24,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	"sigs.k8s.io/controller-runtime/pkg/metrics"
-	"sigs.k8s.io/controller-runtime/pkg/metrics/filters"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
 	"github.com/kubetenant/kubetenant/operator/internal/controller"
+	"github.com/kubetenant/kubetenant/operator/internal/metricsauth"
 	"github.com/kubetenant/kubetenant/operator/internal/provisioner"
 	"github.com/kubetenant/kubetenant/operator/internal/version"
 )
@@ -158,9 +158,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	metricsOpts := metricsserver.Options{BindAddress: *metricsAddr}
 	if *metricsSecure {
 		// As kubebuilder scaffolds: HTTPS with a self-signed certificate,
-		// every request authenticated and authorized through the API server.
+		// every request authenticated and authorized through the API server
+		// (TokenReview, SubjectAccessReview; ADR 0108).
 		metricsOpts.SecureServing = true
-		metricsOpts.FilterProvider = filters.WithAuthenticationAndAuthorization
+		metricsOpts.FilterProvider = metricsauth.Provider
 		if !flagSet(fs, "metrics-bind-address") {
 			metricsOpts.BindAddress = ":8443"
 		}
