@@ -62,6 +62,19 @@ GO_TEST_FLAGS ?= -race -count=1
 OPERATOR_BENCH_FLAGS ?=
 BENCH_FLAGS   ?= -run='^$$' -bench=. -benchmem
 
+# Container images (ADR 0122): built as OCI layouts by tools/images, no
+# Docker daemon. The tag is the version: vX.Y.Z on a release tag, the
+# `git describe` string otherwise; the charts default to v<appVersion>.
+IMAGE_REGISTRY  ?= ghcr.io/kubetenant
+IMAGE_NAMES     := tenant-operator pinbot
+IMAGE_PLATFORMS := linux/amd64 linux/arm64
+IMAGE_TAG       ?= $(VERSION)
+IMAGES_DIR      ?= $(ROOT)/out/images
+IMAGE_BIN_DIR   ?= $(ROOT)/out/image-bin
+# Charts are released at the version of the tag without its v (ADR 0041).
+CHART_VERSION   ?= $(patsubst v%,%,$(VERSION))
+CHARTS_DIR      ?= $(ROOT)/out/charts
+
 ##@ General
 
 .PHONY: help
@@ -88,10 +101,63 @@ run: build test-assets ## Start a local control plane, the operator and sample t
 		--crds config/crd/bases --samples config/samples --dir "$(ROOT)/out/run"; \
 	status=$$?; kill -TERM $$demo 2>/dev/null; wait $$demo; exit $$status
 
+# Static binaries of every image platform, with the same flags as `make
+# build`; the image builder is a tool module outside go.work.
+.PHONY: images
+images: ## Build both images for linux/amd64 and linux/arm64 as OCI layouts in out/images, with SPDX SBOMs (no Docker daemon, offline).
+	cd tools/images && GOWORK=off go build -o $(BIN)/images .
+	@rm -rf $(IMAGES_DIR) && mkdir -p $(IMAGES_DIR)
+	@for p in $(IMAGE_PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; d=$(IMAGE_BIN_DIR)/$${os}_$${arch}; \
+		echo "==> building the $$p binaries into $$d"; \
+		(cd operator && GOOS=$$os GOARCH=$$arch $(GO_BUILD) -ldflags '$(OPERATOR_LDFLAGS)' -o $$d/tenant-operator ./cmd/tenant-operator) && \
+		GOOS=$$os GOARCH=$$arch $(GO_BUILD) -ldflags '$(PINBOT_LDFLAGS)' -o $$d/pinbot ./pinbot/cmd/pinbot || exit 1; \
+	done
+	@for n in $(IMAGE_NAMES); do \
+		$(BIN)/images build --name $$n --repo $(IMAGE_REGISTRY)/$$n --tag $(IMAGE_TAG) \
+			--version $(VERSION) --revision $(COMMIT) --created $(COMMIT_DATE) \
+			$(foreach p,$(IMAGE_PLATFORMS),--binary $(p)=$(IMAGE_BIN_DIR)/$(subst /,_,$(p))/$$n) \
+			--out $(IMAGES_DIR) || exit 1; \
+	done
+
+.PHONY: image-refs
+image-refs: ## Print the image references a build of this commit publishes.
+	@for n in $(IMAGE_NAMES); do echo "$(IMAGE_REGISTRY)/$$n:$(IMAGE_TAG)"; done
+
+.PHONY: push-images
+push-images: ## Push out/images to IMAGE_REGISTRY as IMAGE_TAG (credentials from the Docker config); prints the digests to sign.
+	cd tools/images && GOWORK=off go build -o $(BIN)/images .
+	@for n in $(IMAGE_NAMES); do \
+		$(BIN)/images push --layout $(IMAGES_DIR)/$$n --ref $(IMAGE_REGISTRY)/$$n:$(IMAGE_TAG) || exit 1; \
+	done
+
+.PHONY: charts-package
+charts-package: $(HELM) ## Package both charts at CHART_VERSION (version = appVersion, ADR 0041) into out/charts.
+	@mkdir -p $(CHARTS_DIR)
+	@for c in $(IMAGE_NAMES); do \
+		$(HELM) package charts/$$c --version $(CHART_VERSION) --app-version $(CHART_VERSION) -d $(CHARTS_DIR) >/dev/null || exit 1; \
+		echo "$(CHARTS_DIR)/$$c-$(CHART_VERSION).tgz"; \
+	done
+
 ##@ Test
 
 .PHONY: test
-test: test-assets test-go test-charts test-fuzz ## Run every test of every module (with -race), the chart tests and a short fuzz of every parser.
+test: test-assets test-go test-charts test-images test-fuzz ## Run every test of every module (with -race), the chart tests, the image tests and a short fuzz of every parser.
+
+# The images are built twice (the second time from scratch into another
+# directory) and must have the same digests; then tools/images' tests read
+# the layouts: user, entrypoint, labels, platforms, no shell, size, the
+# amd64 binary's --version, and the charts' image against a tagged clone.
+.PHONY: test-images
+test-images: images $(HELM) ## Build the images twice (same digests), then test the layouts and the charts' image references.
+	@$(MAKE) -s images IMAGES_DIR=$(ROOT)/out/images-again IMAGE_BIN_DIR=$(ROOT)/out/image-bin-again >/dev/null
+	@for n in $(IMAGE_NAMES); do \
+		a=$$(cat $(IMAGES_DIR)/$$n/index.json | sha256sum); b=$$(cat $(ROOT)/out/images-again/$$n/index.json | sha256sum); \
+		if [ "$$a" != "$$b" ]; then echo "$$n: two builds of one commit differ"; diff $(IMAGES_DIR)/$$n/index.json $(ROOT)/out/images-again/$$n/index.json; exit 1; fi; \
+		cmp $(IMAGES_DIR)/$$n.spdx.json $(ROOT)/out/images-again/$$n.spdx.json || { echo "$$n: two SBOMs of one commit differ"; exit 1; }; \
+	done
+	@echo "==> two builds of the images gave the same digests"
+	cd tools/images && GOWORK=off IMAGES_DIR=$(IMAGES_DIR) IMAGE_COMMIT=$(COMMIT) IMAGE_VERSION=$(VERSION) HELM=$(HELM) REPO_ROOT=$(ROOT) \
+		go test -count=1 ./...
 
 # The chart tests (operator/test/charttest) run once, in test-charts.
 .PHONY: test-go
@@ -259,7 +325,7 @@ lint: $(STATICCHECK) ## gofmt, go vet and staticcheck on every module.
 
 .PHONY: tidy
 tidy: ## go mod tidy in every module (tools modules included).
-	@for m in $(MODULES) tools/k8s tools/etcd; do (cd $$m && GOWORK=off go mod tidy) || exit 1; done
+	@for m in $(MODULES) tools/k8s tools/etcd tools/images; do (cd $$m && GOWORK=off go mod tidy) || exit 1; done
 
 .PHONY: verify
 verify: generate tidy ## Regenerate and tidy, then fail if the tree changed.
