@@ -30,17 +30,17 @@ type spdxCreation struct {
 }
 
 type spdxPackage struct {
-	Name             string        `json:"name"`
-	SPDXID           string        `json:"SPDXID"`
-	VersionInfo      string        `json:"versionInfo"`
-	DownloadLocation string        `json:"downloadLocation"`
-	FilesAnalyzed    bool          `json:"filesAnalyzed"`
-	LicenseConcluded string        `json:"licenseConcluded"`
-	LicenseDeclared  string        `json:"licenseDeclared"`
-	CopyrightText    string        `json:"copyrightText"`
-	Checksums        []spdxSum     `json:"checksums,omitempty"`
-	ExternalRefs     []spdxExtRef  `json:"externalRefs,omitempty"`
-	PrimaryPurpose   string        `json:"primaryPackagePurpose,omitempty"`
+	Name             string       `json:"name"`
+	SPDXID           string       `json:"SPDXID"`
+	VersionInfo      string       `json:"versionInfo"`
+	DownloadLocation string       `json:"downloadLocation"`
+	FilesAnalyzed    bool         `json:"filesAnalyzed"`
+	LicenseConcluded string       `json:"licenseConcluded"`
+	LicenseDeclared  string       `json:"licenseDeclared"`
+	CopyrightText    string       `json:"copyrightText"`
+	Checksums        []spdxSum    `json:"checksums,omitempty"`
+	ExternalRefs     []spdxExtRef `json:"externalRefs,omitempty"`
+	PrimaryPurpose   string       `json:"primaryPackagePurpose,omitempty"`
 }
 
 type spdxSum struct {
