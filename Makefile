@@ -19,11 +19,13 @@ ETCD_VERSION := v3.6.8
 CONTROLLER_GEN_VERSION := v0.23.0
 HELM_VERSION           := v4.3.2
 STATICCHECK_VERSION    := v0.8.2
+ACTIONLINT_VERSION     := v1.7.12
 
 # Tool binaries carry their version in the name, so a version bump rebuilds.
 CONTROLLER_GEN := $(BIN)/controller-gen-$(CONTROLLER_GEN_VERSION)
 HELM           := $(BIN)/helm-$(HELM_VERSION)
 STATICCHECK    := $(BIN)/staticcheck-$(STATICCHECK_VERSION)
+ACTIONLINT     := $(BIN)/actionlint-$(ACTIONLINT_VERSION)
 
 # KUBEBUILDER_ASSETS points envtest at kube-apiserver, etcd, kubectl and
 # kube-controller-manager. A value the user already set is honoured and
@@ -319,9 +321,13 @@ generate: $(CONTROLLER_GEN) ## Generate deepcopy, CRDs and RBAC; copy them into 
 	fi
 
 .PHONY: lint
-lint: $(STATICCHECK) ## gofmt, go vet and staticcheck on every module.
+lint: $(STATICCHECK) $(ACTIONLINT) ## gofmt, go vet and staticcheck on every module; actionlint on every workflow.
 	@out=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
 	@for m in $(MODULES); do (cd $$m && go vet ./... && $(STATICCHECK) ./...) || exit 1; done
+	@for m in tools/images; do (cd $$m && GOWORK=off go vet ./...) || exit 1; done
+	@# actionlint checks the workflows' syntax, expressions, action inputs and,
+	@# when shellcheck is installed (make test-packages), their run: scripts.
+	$(ACTIONLINT) -no-color
 
 .PHONY: tidy
 tidy: ## go mod tidy in every module (tools modules included).
@@ -353,8 +359,11 @@ $(HELM):
 $(STATICCHECK):
 	$(call go-install,honnef.co/go/tools/cmd/staticcheck,$(STATICCHECK_VERSION),$@)
 
+$(ACTIONLINT):
+	$(call go-install,github.com/rhysd/actionlint/cmd/actionlint,$(ACTIONLINT_VERSION),$@)
+
 .PHONY: tools
-tools: $(CONTROLLER_GEN) $(HELM) $(STATICCHECK) ## Install the pinned tools into bin/.
+tools: $(CONTROLLER_GEN) $(HELM) $(STATICCHECK) $(ACTIONLINT) ## Install the pinned tools into bin/.
 
 .PHONY: clean
 clean: ## Remove bin/ and out/.
