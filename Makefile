@@ -20,12 +20,14 @@ CONTROLLER_GEN_VERSION := v0.23.0
 HELM_VERSION           := v4.3.2
 STATICCHECK_VERSION    := v0.8.2
 ACTIONLINT_VERSION     := v1.7.12
+CYCLONEDX_GOMOD_VERSION := v1.10.0
 
 # Tool binaries carry their version in the name, so a version bump rebuilds.
 CONTROLLER_GEN := $(BIN)/controller-gen-$(CONTROLLER_GEN_VERSION)
 HELM           := $(BIN)/helm-$(HELM_VERSION)
 STATICCHECK    := $(BIN)/staticcheck-$(STATICCHECK_VERSION)
 ACTIONLINT     := $(BIN)/actionlint-$(ACTIONLINT_VERSION)
+CYCLONEDX_GOMOD := $(BIN)/cyclonedx-gomod-$(CYCLONEDX_GOMOD_VERSION)
 
 # KUBEBUILDER_ASSETS points envtest at kube-apiserver, etcd, kubectl and
 # kube-controller-manager. A value the user already set is honoured and
@@ -140,10 +142,57 @@ charts-package: $(HELM) ## Package both charts at CHART_VERSION (version = appVe
 		echo "$(CHARTS_DIR)/$$c-$(CHART_VERSION).tgz"; \
 	done
 
+# Release archives (ADR 0130): what .goreleaser.yaml publishes, made here
+# offline: <name>_<X.Y.Z>_<os>_<arch>.tar.gz holding the binary, LICENSE and
+# README.md; a CycloneDX SBOM of each binary (<archive>.sbom.json, from the
+# module list in the binary); checksums.txt (sha256sum's format). Every
+# entry carries the commit's time, owners are numeric, gzip stores no name
+# or time: one commit, the same bytes.
+RELEASE_PLATFORMS ?= linux/amd64 linux/arm64 darwin/amd64 darwin/arm64
+DIST_DIR          ?= $(ROOT)/out/dist
+RELEASE_VERSION    = $(patsubst v%,%,$(VERSION))
+.PHONY: release-snapshot
+release-snapshot: $(CYCLONEDX_GOMOD) ## Build the release archives, SBOMs and checksums.txt into out/dist (offline; the release workflow's goreleaser publishes the same).
+	@rm -rf $(DIST_DIR) && mkdir -p $(DIST_DIR)/build
+	@for p in $(RELEASE_PLATFORMS); do os=$${p%/*}; arch=$${p#*/}; \
+		for n in $(IMAGE_NAMES); do d=$(DIST_DIR)/build/$${n}_$${os}_$${arch}; \
+			echo "==> $$n $$p"; \
+			if [ $$n = tenant-operator ]; then \
+				(cd operator && GOOS=$$os GOARCH=$$arch $(GO_BUILD) -ldflags '$(OPERATOR_LDFLAGS)' -o $$d/$$n ./cmd/tenant-operator) || exit 1; \
+			else GOOS=$$os GOARCH=$$arch $(GO_BUILD) -ldflags '$(PINBOT_LDFLAGS)' -o $$d/$$n ./pinbot/cmd/pinbot || exit 1; fi; \
+			cp LICENSE README.md $$d/ && chmod 0644 $$d/LICENSE $$d/README.md && chmod 0755 $$d/$$n; \
+			a=$${n}_$(RELEASE_VERSION)_$${os}_$${arch}.tar.gz; \
+			tar --sort=name --mtime=@$(SOURCE_DATE_EPOCH) --owner=0 --group=0 --numeric-owner --format=gnu \
+				-C $$d -cf - $$n LICENSE README.md | gzip -n -9 > $(DIST_DIR)/$$a || exit 1; \
+			$(CYCLONEDX_GOMOD) bin -json -noserial -notimestamp -version $(VERSION) -output $(DIST_DIR)/$$a.sbom.json $$d/$$n || exit 1; \
+		done; \
+	done
+	@cd $(DIST_DIR) && sha256sum *.tar.gz *.sbom.json > checksums.txt && rm -rf build
+	@ls $(DIST_DIR)
+
 ##@ Test
 
 .PHONY: test
-test: test-assets test-go test-charts test-images test-fuzz ## Run every test of every module (with -race), the chart tests, the image tests and a short fuzz of every parser.
+test: test-assets test-go test-charts test-images test-release test-fuzz ## Run every test of every module (with -race), the chart tests, the image tests and a short fuzz of every parser.
+
+# The release recipe for the linux platforms (the images' binaries, already
+# built: darwin cross-builds would add minutes to every `make test` and use
+# the same recipe), twice: the same checksums, archives that unpack to a
+# binary that says its version, SBOMs that name the modules.
+.PHONY: test-release
+test-release: ## Make the linux release archives twice (identical), then check archives, checksums and SBOMs.
+	@$(MAKE) -s release-snapshot RELEASE_PLATFORMS="linux/amd64 linux/arm64" DIST_DIR=$(ROOT)/out/dist-test >/dev/null
+	@$(MAKE) -s release-snapshot RELEASE_PLATFORMS="linux/amd64 linux/arm64" DIST_DIR=$(ROOT)/out/dist-test-again >/dev/null
+	@cmp $(ROOT)/out/dist-test/checksums.txt $(ROOT)/out/dist-test-again/checksums.txt || { echo "two release snapshots of one commit differ"; exit 1; }
+	cd $(ROOT)/out/dist-test && sha256sum -c --quiet checksums.txt
+	@for a in $(ROOT)/out/dist-test/*.tar.gz; do \
+		n=$$(basename $$a | cut -d_ -f1); t=$$(mktemp -d); \
+		test "$$(tar -tzf $$a | sort | tr '\n' ' ')" = "LICENSE README.md $$n " || { echo "$$a holds $$(tar -tzf $$a)"; exit 1; }; \
+		case $$a in *linux_amd64*) tar -xzf $$a -C $$t $$n && $$t/$$n --version | grep -q "$(COMMIT)" || { echo "$$a: --version does not name $(COMMIT)"; exit 1; };; esac; \
+		grep -q '"bomFormat": "CycloneDX"' $$a.sbom.json && grep -q 'pkg:golang/' $$a.sbom.json || { echo "$$a.sbom.json is not a CycloneDX SBOM of Go modules"; exit 1; }; \
+		rm -rf $$t; \
+	done
+	@echo "==> release snapshot: $$(ls $(ROOT)/out/dist-test/*.tar.gz | wc -l) archives, identical twice, checksums verified"
 
 # The images are built twice (the second time from scratch into another
 # directory) and must have the same digests; then tools/images' tests read
@@ -358,6 +407,9 @@ $(HELM):
 
 $(STATICCHECK):
 	$(call go-install,honnef.co/go/tools/cmd/staticcheck,$(STATICCHECK_VERSION),$@)
+
+$(CYCLONEDX_GOMOD):
+	$(call go-install,github.com/CycloneDX/cyclonedx-gomod/cmd/cyclonedx-gomod,$(CYCLONEDX_GOMOD_VERSION),$@)
 
 $(ACTIONLINT):
 	$(call go-install,github.com/rhysd/actionlint/cmd/actionlint,$(ACTIONLINT_VERSION),$@)
