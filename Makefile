@@ -134,6 +134,10 @@ push-images: ## Push out/images to IMAGE_REGISTRY as IMAGE_TAG (credentials from
 		$(BIN)/images push --layout $(IMAGES_DIR)/$$n --ref $(IMAGE_REGISTRY)/$$n:$(IMAGE_TAG) || exit 1; \
 	done
 
+.PHONY: print-helm
+print-helm: $(HELM) ## Print the path of the pinned helm binary (built when missing).
+	@echo $(HELM)
+
 .PHONY: charts-package
 charts-package: $(HELM) ## Package both charts at CHART_VERSION (version = appVersion, ADR 0041) into out/charts.
 	@mkdir -p $(CHARTS_DIR)
