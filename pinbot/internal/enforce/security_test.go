@@ -328,3 +328,39 @@ func TestSymlinksAndNPMAliases(t *testing.T) {
 		t.Errorf("symlinked requirements.txt: verdict %s, want block or error; changes %v: %s", v, changes, why)
 	}
 }
+
+// Issue 17, item 8, for this repository: its .github/pinbot.yml protects
+// the verification's thresholds and the soak driver, and leaves the
+// Makefile and tools/k8s/go.mod editable (ADR 0108's own upgrade edits
+// them and must stay verifiable).
+func TestThisRepositoryProtectsItsVerification(t *testing.T) {
+	data, err := os.ReadFile("../../../.github/pinbot.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseConfig(data)
+	if err != nil {
+		t.Fatalf(".github/pinbot.yml: %v", err)
+	}
+	for _, tt := range []struct {
+		name  string
+		files []string
+		want  Verdict
+	}{
+		{"the bump with the Makefile and the server build", []string{"pyproject.toml", "Makefile", "tools/k8s/go.mod"}, Allow},
+		{"thresholds edited", []string{"pyproject.toml", ".github/memory-verification.yaml"}, Block},
+		{"soak driver edited", []string{"pyproject.toml", "operator/test/cmd/soak/config.go"}, Block},
+		{"soak load edited", []string{"pyproject.toml", "operator/test/soak/driver.go"}, Block},
+		{"workflow edited", []string{"pyproject.toml", ".github/workflows/memory-verification.yml"}, Block},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			in := base()
+			in.Config = cfg
+			in.PR.Files = tt.files
+			in.Checks = []Check{check(StatusCompleted, "success")}
+			if v, _, why := outcome(in); v != tt.want {
+				t.Errorf("verdict %s, want %s: %s", v, tt.want, why)
+			}
+		})
+	}
+}

@@ -50,6 +50,7 @@ type options struct {
 	benchResync                                 time.Duration
 	benchGoMemLimit                             string
 	settle                                      time.Duration
+	config                                      string
 }
 
 func main() {
@@ -72,6 +73,7 @@ func main() {
 	fs.StringVar(&o.maxPeakIncrease, "max-peak-increase", "", "passed to verify-memory when set")
 	fs.Float64Var(&o.rate, "rate", 10, "changes a second during the load")
 	fs.IntVar(&o.workers, "workers", 4, "parallel writers creating Tenants (and plain-client workers in --bench)")
+	fs.StringVar(&o.config, "config", "", "the verification's load and thresholds (.github/memory-verification.yaml); flags given on the command line win")
 	fs.BoolVar(&o.bench, "bench", false, "print the operator's benchmark figures instead of soaking")
 	fs.IntVar(&o.benchLarge, "bench-large", 1000, "with --bench: Tenants applied, and Tenants of the cold start")
 	fs.DurationVar(&o.benchResync, "bench-resync", 90*time.Second, "with --bench: the operator's --resync-period; one period is measured with nothing changed")
@@ -82,6 +84,12 @@ func main() {
 			os.Exit(0)
 		}
 		os.Exit(exitError)
+	}
+	if o.config != "" {
+		if err := applyConfig(o.config, fs, &o); err != nil {
+			fmt.Fprintf(os.Stderr, "soak: --config: %v\n", err)
+			os.Exit(exitError)
+		}
 	}
 	if fs.NArg() > 0 || o.tenants < 1 || o.rate <= 0 || o.workers < 1 || o.warmup <= 0 || o.duration <= 0 {
 		fmt.Fprintln(os.Stderr, "soak: bad arguments: want no positional arguments, --tenants, --rate, --workers, --warmup and --duration positive")
