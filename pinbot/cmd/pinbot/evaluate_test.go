@@ -537,3 +537,44 @@ func keys(m map[string]json.RawMessage) []string {
 	slices.Sort(out)
 	return out
 }
+
+// Issue 17, item 11: deleting a duplicate manifest while an unchanged one
+// still declares the pinned version moves nothing; deleting the last one
+// that declares it does.
+func TestEvaluateDeletedDuplicateManifest(t *testing.T) {
+	t.Parallel()
+	g := pyOperator(t)
+	g.Checkout("main", false)
+	g.Write(map[string]string{"requirements.txt": "kopf==1.40.1\n", "tools/requirements.txt": "kopf==1.40.1\n"})
+	g.Commit("Two requirements files pinning kopf")
+	g.Checkout("dedupe", true)
+	g.Remove("tools/requirements.txt")
+	g.Commit("Drop the duplicate requirements file")
+	r, code, stderr := evaluate(t, "--repo", g.Dir, "--base", "main", "--head", "dedupe")
+	if code != 0 || r.Verdict != "not-applicable" {
+		t.Errorf("duplicate deleted: exit %d verdict %q, want 0 not-applicable; pins %v; stderr: %s", code, r.Verdict, packagesOf(r), stderr)
+	}
+
+	// Removing kopf from every requirements file, with pyproject.toml and
+	// uv.lock untouched, still holds it there: not-applicable too.
+	g.Remove("requirements.txt")
+	g.Commit("Drop requirements.txt as well")
+	if r, code, stderr := evaluate(t, "--repo", g.Dir, "--base", "main", "--head", "dedupe"); code != 0 || r.Verdict != "not-applicable" {
+		t.Errorf("both deleted, pyproject.toml still pins: exit %d verdict %q, want 0 not-applicable; pins %v; stderr: %s", code, r.Verdict, packagesOf(r), stderr)
+	}
+
+	// An unchanged copy at another version does not keep the pin.
+	g.Checkout("main", false)
+	g.Checkout("other", true)
+	g.Write(map[string]string{"tools/requirements.txt": "kopf==1.39.0\n"})
+	g.Commit("The tools pin an older kopf")
+	g.Checkout("main", false)
+	g.Git("merge", "--quiet", "other")
+	g.Checkout("drop", true)
+	g.Remove("requirements.txt")
+	edit(t, g, "pyproject.toml", `"kopf==1.40.1"`, `"kopf"`)
+	g.Commit("Unpin kopf in the project")
+	if r, code, _ := evaluate(t, "--repo", g.Dir, "--base", "main", "--head", "drop"); code != 1 || r.Verdict != "block" {
+		t.Errorf("removed where pinned, another copy at 1.39.0: exit %d verdict %q, want 1 block; pins %v", code, r.Verdict, packagesOf(r))
+	}
+}
