@@ -155,6 +155,11 @@ type Input struct {
 	ReadErrors []error
 	// Config is the repository's configuration (DefaultConfig when absent).
 	Config Config
+	// Kept are declarations, in manifests the pull request does not change,
+	// of packages it removes from another manifest: unchanged, so Old and
+	// New are both the declared value. A removal whose pinned version one
+	// of them still holds is a move, not an upgrade (issue 17, item 11).
+	Kept []pin.Change
 	// Warnings are the ADR warnings, passed through to the result.
 	Warnings []adr.Warning
 	// BotUpdates are the dependency updates bot metadata (commit messages,
@@ -267,7 +272,7 @@ func Evaluate(in Input) Result {
 				r.Pins = append(r.Pins, pr)
 				continue
 			}
-			if keeper, ok := keptElsewhere(p, c, in.Changes); ok {
+			if keeper, ok := keptElsewhere(p, c, append(slices.Clip(in.Changes), in.Kept...)); ok {
 				// A rename or move: the package leaves one manifest and is
 				// declared at the pinned version in another (issue 17,
 				// item 11). Removing it from the last place stays a move.

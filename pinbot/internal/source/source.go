@@ -495,6 +495,7 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 		fail(err)
 	}
 	in.Changes = append(changes, images...)
+	in.Kept = keptDeclarations(ctx, baseRead, mb.Files, files, in.Changes)
 
 	// The warning section of the check run: explained pins the changed
 	// manifests hold that no ADR records, and pinned-by markers citing ADRs
@@ -511,6 +512,59 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	for _, f := range audit.Files(heads, records) {
 		in.Warnings = append(in.Warnings, adr.Warning{Path: f.Manifest, Line: f.Line, Message: "audit: " + f.Message})
 	}
+}
+
+// keptDeclarations returns, for the packages a pull request removes from a
+// manifest, their declarations in the manifests it does not touch: those
+// are the same at merge base and head, so they are read from the merge
+// base's tree (the archive already holds them; nothing is read when
+// nothing is removed). A manifest that cannot be read keeps nothing: the
+// removal then stands, and pinbot fails closed.
+func keptDeclarations(ctx context.Context, r *reader, tree map[string]Entry, files []ChangedFile, changes []pin.Change) []pin.Change {
+	removed := map[string]bool{} // ecosystem and package
+	ecos := map[pin.Ecosystem]bool{}
+	for _, c := range changes {
+		if c.New == "" && c.Old != "" {
+			removed[string(c.Ecosystem)+"\x00"+c.Package] = true
+			ecos[c.Ecosystem] = true
+		}
+	}
+	if len(removed) == 0 {
+		return nil
+	}
+	touched := map[string]bool{}
+	for _, f := range files {
+		touched[f.Path] = true
+		if f.Previous != "" {
+			touched[f.Previous] = true
+		}
+	}
+	var paths, shas []string
+	for p, e := range tree {
+		if f, ok := pin.FormatOf(p); ok && ecos[f.Ecosystem] && f.Readable() && !touched[p] {
+			paths = append(paths, p)
+			shas = append(shas, e.SHA)
+		}
+	}
+	slices.Sort(paths)
+	r.prefetch(ctx, shas)
+	var kept []pin.Change
+	for _, p := range paths {
+		data, err := r.blob(ctx, tree[p])
+		if err != nil {
+			continue
+		}
+		ds, _, err := pin.Declarations(p, data)
+		if err != nil {
+			continue
+		}
+		for _, d := range ds {
+			if removed[string(d.Ecosystem)+"\x00"+d.Package] {
+				kept = append(kept, pin.Change{Ecosystem: d.Ecosystem, Package: d.Package, Manifest: p, Old: d.Value, New: d.Value, Resolved: d.Resolved})
+			}
+		}
+	}
+	return kept
 }
 
 func isPrevious(files []ChangedFile, p string) bool {

@@ -64,6 +64,7 @@ type scenario struct {
 	files  map[string]string // base
 	branch string
 	commit map[string]string // head changes
+	remove []string          // files the head deletes
 	msg    string
 	author githubtest.Author
 	pr     githubtest.PROptions
@@ -103,14 +104,21 @@ func ecoScenarios(t *testing.T) []scenario {
 // and the same comment.
 func TestSameInputFromGitAndGitHub(t *testing.T) {
 	t.Parallel()
-	for _, sc := range append(ecoScenarios(t), kopfScenario(t), workspaceScenario()) {
+	for _, sc := range append(ecoScenarios(t), kopfScenario(t), workspaceScenario(), dedupeScenario()) {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			sim := githubtest.New(t, githubtest.Options{})
 			repo := sim.CreateRepo("acme", "app", false)
 			repo.Commit("main", "", sc.files, "Initial commit", githubtest.Author{})
-			head := repo.Commit(sc.branch, "main", sc.commit, sc.msg, sc.author)
+			changes := map[string][]byte{}
+			for p, c := range sc.commit {
+				changes[p] = []byte(c)
+			}
+			for _, p := range sc.remove {
+				changes[p] = nil
+			}
+			head := repo.CommitBytes(sc.branch, "main", changes, sc.msg, sc.author)
 			number, _ := repo.OpenPR(sc.pr)
 			id, _ := repo.StartCheckRun(head, "memory-verification", githubtest.GitHubActions, "in_progress")
 			repo.CompleteCheckRun(id, "failure")
@@ -138,6 +146,11 @@ func TestSameInputFromGitAndGitHub(t *testing.T) {
 			git := &source.Git{Repo: local, PR: pr, Runs: source.RunsFromGitHub(runs)}
 			fromGit := source.NewGatherer(16).Gather(ctx, git, source.Target{Repo: "acme/app", PR: pr})
 
+			if sc.name == "dedupe/requirements" {
+				if v := enforce.Evaluate(fromGitHub.Input).Verdict; v != enforce.NotApplicable {
+					t.Errorf("duplicate requirements file deleted, the other still pins: verdict %s, want not-applicable; changes %v kept %v", v, fromGitHub.Input.Changes, fromGitHub.Input.Kept)
+				}
+			}
 			if sc.name == "gowork/root-require" {
 				if v := enforce.Evaluate(fromGitHub.Input).Verdict; v != enforce.Block {
 					t.Errorf("workspace bump of a pinned module: verdict %s, want block; changes %v", v, fromGitHub.Input.Changes)
@@ -187,6 +200,19 @@ func workspaceScenario() scenario {
 	return scenario{name: "gowork/root-require", files: files, branch: "bump-root",
 		commit: map[string]string{"go.mod": "module example.com/root\n\ngo 1.22\n\nrequire k8s.io/api v0.38.0\n"},
 		msg:    "Require k8s.io/api v0.38.0", pr: githubtest.PROptions{Head: "bump-root", Title: "Require k8s.io/api v0.38.0"}}
+}
+
+// dedupeScenario deletes one of two requirements files that both pin kopf
+// at the ADR's version (issue 17, item 11): the other, untouched, still
+// holds the pin.
+func dedupeScenario() scenario {
+	files := map[string]string{
+		"requirements.txt":       "kopf==1.40.1\n",
+		"tools/requirements.txt": "kopf==1.40.1\n",
+		"adr/0083-kopf.md":       "---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: kopf\n    version: 1.40.1\n---\n# 83. Pin kopf\n",
+	}
+	return scenario{name: "dedupe/requirements", files: files, branch: "dedupe", remove: []string{"tools/requirements.txt"},
+		msg: "Drop the duplicate requirements file", pr: githubtest.PROptions{Head: "dedupe", Title: "Drop the duplicate requirements file"}}
 }
 
 // kopfScenario is the story's pull request: Dependabot moves kopf, pinned
