@@ -13,14 +13,9 @@ import (
 	"testing"
 	"time"
 
-	authenticationv1 "k8s.io/api/authentication/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
-	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
-	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/kubetenant/kubetenant/operator/test/controlplane"
@@ -64,28 +59,7 @@ func TestAgainstControlPlane(t *testing.T) {
 	// callers the API server authenticates and authorizes for GET /metrics.
 	t.Run("lease and secure metrics", func(t *testing.T) {
 		ctx := context.Background()
-		core := kubernetes.NewForConfigOrDie(cp.Config)
-		token := func(sa string) string {
-			t.Helper()
-			if _, err := core.CoreV1().ServiceAccounts("default").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			tr, err := core.CoreV1().ServiceAccounts("default").CreateToken(ctx, sa, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			return tr.Status.Token
-		}
-		nobody, reader := token("nobody"), token("scraper")
-		if _, err := core.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "metrics-reader"},
-			Rules: []rbacv1.PolicyRule{{NonResourceURLs: []string{"/metrics"}, Verbs: []string{"get"}}}}, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := core.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "metrics-reader"},
-			RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "metrics-reader"},
-			Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Name: "scraper", Namespace: "default"}}}, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
+		nobody, reader := controlplanetest.MetricsTokens(t, cp.Config)
 
 		addr := freeAddr(t)
 		runCtx, cancel := context.WithCancel(ctx)

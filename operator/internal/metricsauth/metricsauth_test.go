@@ -1,7 +1,6 @@
 package metricsauth
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -11,11 +10,6 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
-	authenticationv1 "k8s.io/api/authentication/v1"
-	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/kubetenant/kubetenant/operator/test/controlplane"
@@ -56,29 +50,7 @@ func (c *counting) take() map[string]int {
 // long answers are remembered.
 func TestReviewsAgainstAPIServer(t *testing.T) {
 	cp := controlplanetest.Start(t, controlplane.Options{})
-	ctx := context.Background()
-	core := kubernetes.NewForConfigOrDie(cp.Config)
-	token := func(sa string) string {
-		t.Helper()
-		if _, err := core.CoreV1().ServiceAccounts("default").Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: sa}}, metav1.CreateOptions{}); err != nil {
-			t.Fatal(err)
-		}
-		tr, err := core.CoreV1().ServiceAccounts("default").CreateToken(ctx, sa, &authenticationv1.TokenRequest{}, metav1.CreateOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return tr.Status.Token
-	}
-	nobody, scraper := token("nobody"), token("scraper")
-	if _, err := core.RbacV1().ClusterRoles().Create(ctx, &rbacv1.ClusterRole{ObjectMeta: metav1.ObjectMeta{Name: "metrics-reader"},
-		Rules: []rbacv1.PolicyRule{{NonResourceURLs: []string{"/metrics"}, Verbs: []string{"get"}}}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := core.RbacV1().ClusterRoleBindings().Create(ctx, &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: "metrics-reader"},
-		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: "metrics-reader"},
-		Subjects: []rbacv1.Subject{{Kind: "ServiceAccount", Name: "scraper", Namespace: "default"}}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
-	}
+	nobody, scraper := controlplanetest.MetricsTokens(t, cp.Config)
 
 	hc, err := rest.HTTPClientFor(cp.Config)
 	if err != nil {
