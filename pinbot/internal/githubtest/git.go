@@ -85,7 +85,7 @@ func (g *gitRepo) git(stdin []byte, args ...string) (string, error) {
 
 // commit writes files (a nil value deletes the file) on branch, starting the
 // branch at from when it does not exist yet, and returns the new commit's sha.
-func (g *gitRepo) commit(branch, from string, files map[string][]byte, msg string, author Author) (string, error) {
+func (g *gitRepo) commit(branch, from string, files map[string][]byte, links map[string]string, msg string, author Author) (string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if _, ok := g.refs[branch]; ok {
@@ -116,6 +116,18 @@ func (g *gitRepo) commit(branch, from string, files map[string][]byte, msg strin
 			return "", err
 		}
 		if err := os.WriteFile(p, files[name], 0o644); err != nil {
+			return "", err
+		}
+	}
+	for name, target := range links {
+		p := filepath.Join(g.dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.Remove(p); err != nil && !os.IsNotExist(err) {
+			return "", err
+		}
+		if err := os.Symlink(target, p); err != nil {
 			return "", err
 		}
 	}

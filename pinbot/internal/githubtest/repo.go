@@ -127,7 +127,18 @@ func (r *Repo) Commit(branch, from string, files map[string]string, msg string, 
 // CommitBytes is Commit with byte contents; a nil value deletes the file.
 func (r *Repo) CommitBytes(branch, from string, files map[string][]byte, msg string, author Author) string {
 	r.s.tb.Helper()
-	sha, err := r.git.commit(branch, from, files, msg, author)
+	sha, err := r.git.commit(branch, from, files, nil, msg, author)
+	if err != nil {
+		r.s.tb.Fatalf("committing to %s %s: %v", r.FullName(), branch, err)
+	}
+	return sha
+}
+
+// CommitSymlinks is CommitBytes that also writes symbolic links (git mode
+// 120000), by path and target.
+func (r *Repo) CommitSymlinks(branch, from string, files map[string][]byte, links map[string]string, msg string, author Author) string {
+	r.s.tb.Helper()
+	sha, err := r.git.commit(branch, from, files, links, msg, author)
 	if err != nil {
 		r.s.tb.Fatalf("committing to %s %s: %v", r.FullName(), branch, err)
 	}

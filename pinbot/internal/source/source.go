@@ -11,6 +11,7 @@
 package source
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha1"
 	"encoding/hex"
@@ -464,6 +465,27 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 		return data
 	}
 	headFS := headRead.fs(ctx, head, visible, nil)
+	// The comparison gives no file modes, and a manifest replaced by a
+	// symbolic link must fail closed (issue 17, item 10). A link's blob is
+	// its target: one line without a newline. Only when a changed
+	// manifest's head content has that shape is the head's tree read (one
+	// call, cached by commit), and its modes replace the assumed ones.
+	if linkShaped(ctx, headFS, files, kube) {
+		ht, err := src.Tree(ctx, pr.HeadSHA)
+		if err != nil {
+			fail(fmt.Errorf("reading the tree of head %s: %w", short(pr.HeadSHA), err))
+			return
+		}
+		for _, f := range files {
+			if e, ok := head[f.Path]; ok {
+				if he, ok := ht.Files[f.Path]; ok && he.SHA == e.SHA {
+					e.Mode = he.Mode
+					head[f.Path] = e
+				}
+			}
+		}
+		headFS = headRead.fs(ctx, head, visible, nil)
+	}
 	changes, err := pin.Diff(baseFS, headFS)
 	if err != nil {
 		fail(err)
@@ -512,6 +534,23 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	for _, f := range audit.Files(heads, records) {
 		in.Warnings = append(in.Warnings, adr.Warning{Path: f.Manifest, Line: f.Line, Message: "audit: " + f.Message})
 	}
+}
+
+// linkShaped reports whether a changed manifest's head content could be a
+// symbolic link's target: not empty, one line, no newline at its end. Real
+// manifests end with a newline; a manifest that does not merely costs one
+// tree read.
+func linkShaped(ctx context.Context, head fs.FS, files []ChangedFile, kube func(string) bool) bool {
+	for _, f := range files {
+		if f.Status == "removed" || !(pin.IsManifest(f.Path) || kube(f.Path)) {
+			continue
+		}
+		data, err := fs.ReadFile(head, f.Path)
+		if err == nil && len(data) > 0 && len(data) <= 4096 && !bytes.ContainsRune(data, '\n') {
+			return true
+		}
+	}
+	return false
 }
 
 // keptDeclarations returns, for the packages a pull request removes from a

@@ -2,6 +2,7 @@ package source_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -65,6 +66,7 @@ type scenario struct {
 	branch string
 	commit map[string]string // head changes
 	remove []string          // files the head deletes
+	links  map[string]string // symbolic links the head writes, by path and target
 	msg    string
 	author githubtest.Author
 	pr     githubtest.PROptions
@@ -104,7 +106,7 @@ func ecoScenarios(t *testing.T) []scenario {
 // and the same comment.
 func TestSameInputFromGitAndGitHub(t *testing.T) {
 	t.Parallel()
-	for _, sc := range append(ecoScenarios(t), kopfScenario(t), workspaceScenario(), dedupeScenario()) {
+	for _, sc := range append(ecoScenarios(t), kopfScenario(t), workspaceScenario(), dedupeScenario(), symlinkScenario()) {
 		t.Run(sc.name, func(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
@@ -118,7 +120,7 @@ func TestSameInputFromGitAndGitHub(t *testing.T) {
 			for _, p := range sc.remove {
 				changes[p] = nil
 			}
-			head := repo.CommitBytes(sc.branch, "main", changes, sc.msg, sc.author)
+			head := repo.CommitSymlinks(sc.branch, "main", changes, sc.links, sc.msg, sc.author)
 			number, _ := repo.OpenPR(sc.pr)
 			id, _ := repo.StartCheckRun(head, "memory-verification", githubtest.GitHubActions, "in_progress")
 			repo.CompleteCheckRun(id, "failure")
@@ -149,6 +151,15 @@ func TestSameInputFromGitAndGitHub(t *testing.T) {
 			if sc.name == "dedupe/requirements" {
 				if v := enforce.Evaluate(fromGitHub.Input).Verdict; v != enforce.NotApplicable {
 					t.Errorf("duplicate requirements file deleted, the other still pins: verdict %s, want not-applicable; changes %v kept %v", v, fromGitHub.Input.Changes, fromGitHub.Input.Kept)
+				}
+			}
+			if sc.name == "symlink/requirements" {
+				v := enforce.Evaluate(fromGitHub.Input).Verdict
+				if v != enforce.Error && v != enforce.Block {
+					t.Errorf("requirements.txt replaced by a link to a file pinning kopf 1.42.0: verdict %s, want error or block; changes %v errors %v", v, fromGitHub.Input.Changes, fromGitHub.Input.ReadErrors)
+				}
+				if !strings.Contains(fmt.Sprint(fromGitHub.Input.ReadErrors), "requirements.txt: the manifest is a symbolic link") {
+					t.Errorf("the link is not named among the read errors: %v", fromGitHub.Input.ReadErrors)
 				}
 			}
 			if sc.name == "gowork/root-require" {
@@ -213,6 +224,20 @@ func dedupeScenario() scenario {
 	}
 	return scenario{name: "dedupe/requirements", files: files, branch: "dedupe", remove: []string{"tools/requirements.txt"},
 		msg: "Drop the duplicate requirements file", pr: githubtest.PROptions{Head: "dedupe", Title: "Drop the duplicate requirements file"}}
+}
+
+// symlinkScenario replaces requirements.txt by a symbolic link to a file
+// pinning kopf 1.42.0 under a name pinbot does not read (issue 17, item
+// 10): pip follows the link. GitHub's comparison gives no file modes, so
+// the App's source must find the link some other way.
+func symlinkScenario() scenario {
+	files := map[string]string{
+		"requirements.txt": "kopf==1.40.1\n",
+		"adr/0083-kopf.md": "---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: kopf\n    version: 1.40.1\n---\n# 83. Pin kopf\n",
+	}
+	return scenario{name: "symlink/requirements", files: files, branch: "link",
+		commit: map[string]string{"pins/real.txt": "kopf==1.42.0\n"}, links: map[string]string{"requirements.txt": "pins/real.txt"},
+		msg: "Keep requirements in pins/", pr: githubtest.PROptions{Head: "link", Title: "Keep requirements in pins/"}}
 }
 
 // kopfScenario is the story's pull request: Dependabot moves kopf, pinned
