@@ -60,7 +60,9 @@ var coreFormats = []Format{
 	{Name: "conda environment", Ecosystem: Pip, match: base("environment.yml", "environment.yaml", "conda.yml", "conda.yaml")},
 	{Name: "setup.cfg", Ecosystem: Pip, match: base("setup.cfg"), read: readSetupCfg},
 	{Name: "setup.py", Ecosystem: Pip, match: base("setup.py"), read: readSetupPy},
-	{Name: "rye requirements.lock", Ecosystem: Pip, match: isRyeLock},
+	// rye's requirements.lock and Helm v1's share a name: the content
+	// decides (readRequirementsLock).
+	{Name: "requirements.lock (rye, or Helm v1)", Ecosystem: Pip, match: isRyeLock, read: readRequirementsLock},
 	// Go.
 	{Name: "go.mod", Ecosystem: Gomod, match: base("go.mod"), read: readGoMod},
 	{Name: "go.work", Ecosystem: Gomod, match: base("go.work"), read: readGoWork},

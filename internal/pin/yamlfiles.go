@@ -43,6 +43,22 @@ func readChart(name string, data []byte) (parsed, error) { return readChartDeps(
 // readChartLock reads the resolved dependency versions of a Helm Chart.lock.
 func readChartLock(name string, data []byte) (parsed, error) { return readChartDeps(name, data, true) }
 
+// readRequirementsLock reads a requirements*.lock: Helm v1's lock (a YAML
+// mapping with dependencies and a digest, beside requirements.yaml) or
+// rye's (pip requirements, every line name==version). A requirements file
+// cannot be a YAML mapping, so the shape decides.
+func readRequirementsLock(name string, data []byte) (parsed, error) {
+	var doc map[string]any
+	if yaml.Unmarshal(data, &doc) == nil && doc != nil {
+		_, deps := doc["dependencies"]
+		_, digest := doc["digest"]
+		if deps || digest {
+			return readChartLock(name, data)
+		}
+	}
+	return readRequirements(name, data)
+}
+
 func readChartDeps(name string, data []byte, resolved bool) (parsed, error) {
 	var doc chartDeps
 	if err := yaml.Unmarshal(data, &doc); err != nil {
