@@ -268,7 +268,7 @@ $(K8S_ASSETS_STAMP): | check-asset-versions
 # Every fuzz target of the pure parsers runs for FUZZTIME on top of its
 # seeds (which go test runs anyway); a crash it finds is written to the
 # package's testdata/fuzz and fails the run (ADR 0180).
-FUZZ_PKGS ?= ./internal/pin ./internal/adr ./internal/dependabot ./pinbot/internal/source
+FUZZ_PKGS ?= ./internal/pin ./internal/adr ./internal/dependabot ./pinbot/internal/source ./pinbot/internal/botcfg
 FUZZTIME  ?= 3s
 .PHONY: test-fuzz
 test-fuzz: ## Fuzz every parser for FUZZTIME (3s) each.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -242,24 +243,36 @@ func cellText(c string) string {
 }
 
 func datasourceEcosystem(ds string) Ecosystem {
-	switch ds {
-	case "pypi":
-		return Pip
-	case "go":
-		return Gomod
-	case "npm":
-		return NPM
-	case "docker":
-		return Docker
-	case "helm":
-		return Helm
-	case "github-tags", "github-actions", "github-releases":
-		return Actions
+	if e, ok := coreDatasources[ds]; ok {
+		return e
 	}
 	if e, ok := moreDatasources[ds]; ok && e.Valid() {
 		return e
 	}
 	return ""
+}
+
+// coreDatasources maps Renovate datasources to the first six ecosystems.
+var coreDatasources = map[string]Ecosystem{"pypi": Pip, "go": Gomod, "npm": NPM, "docker": Docker, "helm": Helm,
+	"github-tags": Actions, "github-actions": Actions, "github-releases": Actions}
+
+// Datasources returns the Renovate datasources whose packages belong to
+// ecosystem e, sorted; Maven and Gradle share "maven", which is why it is
+// named by neither table entry and added here.
+func Datasources(e Ecosystem) []string {
+	var out []string
+	for _, m := range []map[string]Ecosystem{coreDatasources, moreDatasources} {
+		for ds, x := range m {
+			if x == e {
+				out = append(out, ds)
+			}
+		}
+	}
+	if e == Maven || e == Gradle {
+		out = append(out, "maven")
+	}
+	slices.Sort(out)
+	return out
 }
 
 var (
