@@ -129,22 +129,9 @@ func (r Rule) inDirectory(dir string) bool {
 	return false
 }
 
-// DependabotEcosystem is the package-ecosystem Dependabot names ecosystem
-// e by, when the repository's configuration does not say.
-func DependabotEcosystem(e pin.Ecosystem) string {
-	switch e {
-	case pin.Cargo:
-		return "cargo"
-	case pin.Maven:
-		return "maven"
-	case pin.Gradle:
-		return "gradle"
-	}
-	return string(e)
-}
-
 // RenovateAllowed is the allowedVersions value that keeps Renovate at the
-// pinned version, in the versioning of the pin's ecosystem.
+// pinned version, in the versioning of the pin's ecosystem. pinbot's
+// comment suggests the same value.
 func RenovateAllowed(p pin.Pin) string {
 	v := strings.TrimLeft(strings.TrimSpace(p.Version), "=")
 	switch p.Ecosystem {

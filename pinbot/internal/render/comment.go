@@ -14,6 +14,7 @@ import (
 
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/internal/pin"
+	"github.com/kubetenant/kubetenant/pinbot/internal/botcfg"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 )
 
@@ -131,7 +132,7 @@ func Comment(r enforce.Result, repo Repo, upstream map[string]string) string {
 			sep = ""
 		}
 		fmt.Fprintf(&b, "    { \"matchPackageNames\": [%q], \"allowedVersions\": %q }%s\n",
-			p.Change.Package, renovateAllowed(p.Pin), sep)
+			p.Change.Package, botcfg.RenovateAllowed(p.Pin), sep)
 	}
 	b.WriteString("  ]\n}\n```\n\n</details>\n")
 	return b.String()
@@ -369,26 +370,6 @@ func dependabotEcosystem(e pin.Ecosystem) string {
 		return "github-actions"
 	}
 	return string(e)
-}
-
-// renovateAllowed is the allowedVersions value that keeps Renovate at the
-// pinned version.
-func renovateAllowed(p pin.Pin) string {
-	v := strings.TrimLeft(strings.TrimSpace(p.Version), "=")
-	switch p.Ecosystem {
-	case pin.Pip:
-		return "==" + v
-	case pin.Docker:
-		return v
-	case pin.Cargo, pin.Terraform:
-		// A bare version is a caret (Cargo) or exact-but-loose
-		// (HashiCorp) requirement in their versionings: say "=".
-		return "=" + strings.TrimPrefix(v, "v")
-	case pin.NuGet, pin.Maven, pin.Gradle:
-		// A bare version is a minimum or soft requirement: bracket it.
-		return "[" + strings.Trim(v, "[]") + "]"
-	}
-	return strings.TrimPrefix(v, "v")
 }
 
 // Summary renders the check run's title and summary: the verdict, each pin
