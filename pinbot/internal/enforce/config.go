@@ -43,6 +43,24 @@ type Config struct {
 	// addition to the directories .github/dependabot.yml configures for
 	// docker (ADR 0187).
 	ManifestPaths []string `json:"manifestPaths,omitempty"`
+	// Sync says which bots' configuration pinbot sync (and the App, when
+	// an ADR changes) keeps in agreement with the ADRs.
+	Sync Sync `json:"sync"`
+}
+
+// Sync configures pinbot sync. A bot's configuration is edited only where
+// its file exists; pinbot never creates one.
+type Sync struct {
+	// Dependabot manages ignore entries in .github/dependabot.yml.
+	Dependabot bool `json:"dependabot"`
+	// Renovate manages packageRules in Renovate's JSON configuration.
+	Renovate bool `json:"renovate"`
+	// RenovateRule is "allowedVersions" (Renovate may propose the pinned
+	// version only) or "disable" (enabled: false).
+	RenovateRule string `json:"renovateRule"`
+	// PullRequests lets the App open a pull request with the edits when an
+	// ADR changes on the default branch.
+	PullRequests bool `json:"pullRequests"`
 }
 
 // Verification configures which checks vouch for moving a pin.
@@ -81,6 +99,7 @@ func DefaultConfig() Config {
 			TrustedStatusContexts: []string{},
 			ProtectedPaths:        []string{".github/workflows/**", ".github/actions/**"},
 		},
+		Sync: Sync{Dependabot: true, Renovate: true, RenovateRule: "allowedVersions", PullRequests: true},
 	}
 }
 
@@ -146,8 +165,10 @@ func ParseConfig(data []byte) (Config, error) {
 			err = parseVerification(k, v, &cfg.Verification)
 		case "manifestPaths":
 			cfg.ManifestPaths, err = stringList(k, v)
+		case "sync":
+			err = parseSync(k, v, &cfg.Sync)
 		default:
-			err = unknownKey(k, "", "adrPaths, bots, closeBotPRs, humanPRs, verification, manifestPaths")
+			err = unknownKey(k, "", "adrPaths, bots, closeBotPRs, humanPRs, verification, manifestPaths, sync")
 		}
 		if err != nil {
 			return Config{}, err
@@ -179,6 +200,35 @@ func parseVerification(k, v *yaml.Node, out *Verification) error {
 			out.ProtectedPaths, err = stringList(kk, vv)
 		default:
 			err = unknownKey(kk, "verification.", "checks, trustedApps, trustedStatusContexts, protectedPaths")
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func parseSync(k, v *yaml.Node, out *Sync) error {
+	if v.Kind != yaml.MappingNode {
+		return &ConfigError{Line: v.Line, Key: k.Value, Msg: "sync must be a mapping"}
+	}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		kk, vv := v.Content[i], v.Content[i+1]
+		var err error
+		switch kk.Value {
+		case "dependabot":
+			out.Dependabot, err = boolean(kk, vv)
+		case "renovate":
+			out.Renovate, err = boolean(kk, vv)
+		case "pullRequests":
+			out.PullRequests, err = boolean(kk, vv)
+		case "renovateRule":
+			out.RenovateRule, err = scalar(kk, vv)
+			if err == nil && out.RenovateRule != "allowedVersions" && out.RenovateRule != "disable" {
+				err = &ConfigError{Line: vv.Line, Key: "sync.renovateRule", Msg: fmt.Sprintf("sync.renovateRule must be \"allowedVersions\" or \"disable\", not %q", out.RenovateRule)}
+			}
+		default:
+			err = unknownKey(kk, "sync.", "dependabot, renovate, renovateRule, pullRequests")
 		}
 		if err != nil {
 			return err

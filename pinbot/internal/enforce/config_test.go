@@ -33,6 +33,11 @@ verification:
   trustedApps: [github-actions, buildkite]
   trustedStatusContexts: [ci/soak]
   protectedPaths: [".github/**"]
+sync:
+  dependabot: false
+  renovate: true
+  renovateRule: disable
+  pullRequests: false
 `,
 			want: Config{
 				ADRPaths:    []string{"decisions"},
@@ -45,8 +50,16 @@ verification:
 					TrustedStatusContexts: []string{"ci/soak"},
 					ProtectedPaths:        []string{".github/**"},
 				},
+				Sync: Sync{Renovate: true, RenovateRule: "disable"},
 			},
 		},
+		{
+			name: "sync keeps defaults",
+			data: "sync:\n  renovate: false\n",
+			want: withDefaults(func(c *Config) { c.Sync.Renovate = false }),
+		},
+		{name: "bad renovateRule", data: "sync:\n  renovateRule: pin\n", wantErr: `:2: sync.renovateRule must be "allowedVersions" or "disable"`},
+		{name: "unknown sync key", data: "sync:\n  gitlab: true\n", wantErr: `:2: unknown key "sync.gitlab"`},
 		{
 			name: "partial keeps defaults",
 			data: "verification:\n  checks: [soak]\n",
