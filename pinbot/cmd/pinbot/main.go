@@ -7,6 +7,7 @@
 //	register       register the GitHub App through GitHub's manifest flow
 //	pins           list the pins a repository's ADRs declare
 //	evaluate       decide a pull request offline from a git repository
+//	dashboard      print the pin dashboard of a checkout, offline
 //	sync           write the ADRs' pins into Dependabot's and Renovate's configuration
 //	verify-memory  sample a process's memory and judge it against rules
 //	version        print the version, commit and commit date (also --version)
@@ -129,7 +130,7 @@ error or something that could not be read or measured.`,
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newServe(e), newRegister(e), newPins(e), newEvaluate(e), newSync(e), newVerifyMemory(e))
+	root.AddCommand(newServe(e), newRegister(e), newPins(e), newEvaluate(e), newSync(e), newDashboard(e), newVerifyMemory(e))
 	// cobra's completion command (bash, zsh, fish, powershell), made to
 	// refuse a shell it does not know instead of printing its help.
 	root.InitDefaultCompletionCmd()
