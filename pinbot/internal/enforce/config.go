@@ -46,6 +46,9 @@ type Config struct {
 	// Sync says which bots' configuration pinbot sync (and the App, when
 	// an ADR changes) keeps in agreement with the ADRs.
 	Sync Sync `json:"sync"`
+	// Dashboard keeps the "Pinned dependencies" issue and lifts pins whose
+	// upstream issue was fixed (ADR 0231).
+	Dashboard bool `json:"dashboard"`
 }
 
 // Sync configures pinbot sync. A bot's configuration is edited only where
@@ -99,7 +102,8 @@ func DefaultConfig() Config {
 			TrustedStatusContexts: []string{},
 			ProtectedPaths:        []string{".github/workflows/**", ".github/actions/**"},
 		},
-		Sync: Sync{Dependabot: true, Renovate: true, RenovateRule: "allowedVersions", PullRequests: true},
+		Sync:      Sync{Dependabot: true, Renovate: true, RenovateRule: "allowedVersions", PullRequests: true},
+		Dashboard: false,
 	}
 }
 
@@ -167,8 +171,10 @@ func ParseConfig(data []byte) (Config, error) {
 			cfg.ManifestPaths, err = stringList(k, v)
 		case "sync":
 			err = parseSync(k, v, &cfg.Sync)
+		case "dashboard":
+			cfg.Dashboard, err = boolean(k, v)
 		default:
-			err = unknownKey(k, "", "adrPaths, bots, closeBotPRs, humanPRs, verification, manifestPaths, sync")
+			err = unknownKey(k, "", "adrPaths, bots, closeBotPRs, humanPRs, verification, manifestPaths, sync, dashboard")
 		}
 		if err != nil {
 			return Config{}, err

@@ -38,6 +38,7 @@ sync:
   renovate: true
   renovateRule: disable
   pullRequests: false
+dashboard: false
 `,
 			want: Config{
 				ADRPaths:    []string{"decisions"},
@@ -50,7 +51,8 @@ sync:
 					TrustedStatusContexts: []string{"ci/soak"},
 					ProtectedPaths:        []string{".github/**"},
 				},
-				Sync: Sync{Renovate: true, RenovateRule: "disable"},
+				Sync:      Sync{Renovate: true, RenovateRule: "disable"},
+				Dashboard: false,
 			},
 		},
 		{

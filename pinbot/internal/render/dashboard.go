@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
@@ -12,6 +13,30 @@ import (
 
 // DashboardMarker starts the dashboard issue's body.
 const DashboardMarker = "<!-- pinbot:dashboard -->"
+
+// LifeMarker starts the life cycle's comments (lifting requested, replies
+// to /pinbot verify): not Marker, which names the one decision comment.
+const LifeMarker = "<!-- pinbot:life -->"
+
+// Supersession renders a ready-to-commit superseding ADR: the new record
+// and the old record with its status changed, each whole, to commit as
+// they are.
+func Supersession(s adr.Supersession) string {
+	var b strings.Builder
+	b.WriteString("**Lift the pin.** The verification passed: commit the superseding ADR with this pull request.\n\n")
+	fmt.Fprintf(&b, "<details><summary>New record <code>%s</code></summary>\n\n%s\n\n</details>\n\n", text(s.NewPath), fence(s.NewContent))
+	fmt.Fprintf(&b, "<details><summary><code>%s</code>, its status changed to superseded</summary>\n\n%s\n\n</details>\n", text(s.OldPath), fence(s.OldContent))
+	return b.String()
+}
+
+// fence puts text in a code fence longer than any backtick run inside it.
+func fence(s string) string {
+	f := "```"
+	for strings.Contains(s, f) {
+		f += "`"
+	}
+	return f + "\n" + strings.TrimRight(s, "\n") + "\n" + f
+}
 
 // DashboardInput is what the dashboard shows.
 type DashboardInput struct {

@@ -68,6 +68,12 @@ func errString(err error) string {
 // evaluate reads, decides and reports on one pull request.
 func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision {
 	full := j.owner + "/" + j.repo
+	switch j.life {
+	case lifeVerify:
+		return s.verifyCommand(ctx, log, j)
+	case lifeEdited:
+		return s.dashboardEdited(ctx, log, j)
+	}
 	dec := Decision{Repo: full, Number: j.number}
 	src, rep, err := s.source(j)
 	if err != nil {
@@ -142,7 +148,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 	// A new head's check suites are created after the event: reading them
 	// now would only say "none yet", so they are read when a suite
 	// completes, unless checks already ran on this commit.
-	skip := j.newHead && !s.mem.checksSeen(pr.HeadSHA)
+	skip := (j.newHead && !s.mem.checksSeen(pr.HeadSHA)) || j.fresh
 	g := s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
 	s.mem.learnChecks(full, g.Rules.VerificationChecks())
 	in := g.Input
@@ -194,6 +200,9 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 			states[u] = src.Upstream(ctx, u)
 		}
 		body = render.Comment(res, render.Repo{Owner: j.owner, Name: j.repo, ServerURL: s.serverURL, BaseRef: pr.BaseRef}, states)
+		if sup := s.supersession(ctx, src, g, pr, res); sup != "" {
+			body += "\n" + sup
+		}
 	}
 	if s.cfg.DryRun {
 		log.Info("dry run: not writing", "verdict", res.Verdict, "close", res.Close, "comment", res.Comment)
@@ -212,6 +221,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 		return dec
 	}
 	s.mem.decided(key, pr, dec.Verdict, known)
+	s.recordDecision(ctx, log, j, src, g, pr, res, dec.Actions.Closed)
 	return dec
 }
 

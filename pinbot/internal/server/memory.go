@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/lru"
@@ -20,6 +21,9 @@ type memory struct {
 	prs    *lru.Cache[string, *prState]
 	repos  *lru.Cache[string, []string] // verification check names
 	checks *lru.Cache[string, bool]     // head SHAs with check activity
+	// installed are the repositories deliveries came from, by full name
+	// (a few bytes each; an installation's repositories are bounded).
+	installed map[string]job
 }
 
 // prState is one pull request as last seen.
@@ -137,4 +141,27 @@ func (m *memory) sawChecks(head string) {
 func (m *memory) checksSeen(head string) bool {
 	_, ok := m.checks.Get(head)
 	return ok
+}
+
+// sawRepo remembers a repository and its installation, for the hourly
+// upstream check.
+func (m *memory) sawRepo(owner, repo string, installation int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.installed == nil {
+		m.installed = map[string]job{}
+	}
+	m.installed[owner+"/"+repo] = job{installation: installation, owner: owner, repo: repo}
+}
+
+// dashboards lists the repositories seen, sorted.
+func (m *memory) dashboards() []job {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []job
+	for _, j := range m.installed {
+		out = append(out, j)
+	}
+	slices.SortFunc(out, func(a, b job) int { return strings.Compare(a.owner+"/"+a.repo, b.owner+"/"+b.repo) })
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 	"github.com/kubetenant/kubetenant/pinbot/internal/webhook"
 )
@@ -20,7 +21,8 @@ type event struct {
 		Owner struct {
 			Login string `json:"login"`
 		} `json:"owner"`
-		FullName string `json:"full_name"`
+		FullName      string `json:"full_name"`
+		DefaultBranch string `json:"default_branch"`
 	} `json:"repository"`
 	Sender struct {
 		Login string `json:"login"`
@@ -32,6 +34,12 @@ type event struct {
 	Issue       *struct {
 		Number      int              `json:"number"`
 		PullRequest *json.RawMessage `json:"pull_request"`
+		User        struct {
+			Login string `json:"login"`
+		} `json:"user"`
+		Labels []struct {
+			Name string `json:"name"`
+		} `json:"labels"`
 	} `json:"issue"`
 	Comment *struct {
 		Body string `json:"body"`
@@ -117,7 +125,22 @@ type job struct {
 	// commit lists the open pull requests of head first (a fork's, left out
 	// of check payloads).
 	commit bool
+	// fresh marks a pull request pinbot itself reopened to lift a pin: its
+	// verification runs anew, so earlier check runs do not count yet.
+	fresh bool
+	// life is a pin life-cycle job on the dashboard issue (lifeVerify,
+	// lifeEdited), with the user behind it.
+	life          string
+	commandBy     string
+	verifyPackage string
+	previousBody  string
 }
+
+// Life-cycle jobs.
+const (
+	lifeVerify = "verify"
+	lifeEdited = "edited"
+)
 
 // work is what accept hands the worker.
 type work struct {
@@ -129,7 +152,7 @@ type work struct {
 // job costs nothing more (no GitHub call, no queue slot).
 func (s *Server) accept(d *webhook.Delivery) (bool, string) {
 	switch d.Event {
-	case "pull_request", "check_run", "check_suite", "issue_comment", "installation", "installation_repositories":
+	case "pull_request", "check_run", "check_suite", "issue_comment", "issues", "installation", "installation_repositories":
 	default:
 		return false, "event not handled"
 	}
@@ -151,6 +174,14 @@ func (s *Server) accept(d *webhook.Delivery) (bool, string) {
 		jobs, reason = s.checkSuiteJobs(&ev)
 	case "issue_comment":
 		jobs, reason = s.recheckJobs(&ev)
+		if len(jobs) == 0 {
+			jobs, reason = s.verifyJobs(&ev)
+		}
+	case "issues":
+		jobs, reason = s.editedJobs(&ev)
+	}
+	if ev.Installation.ID != 0 && ev.Repository.Name != "" {
+		s.mem.sawRepo(ev.Repository.Owner.Login, ev.Repository.Name, ev.Installation.ID)
 	}
 	if len(jobs) == 0 {
 		return false, reason
@@ -186,6 +217,7 @@ func (s *Server) pullRequestJobs(ev *event) ([]job, string) {
 	j := s.newJob(ev, p.Number, p.Head.SHA)
 	j.pr = p.pullRequest()
 	j.newHead = ev.Action == "opened" || ev.Action == "synchronize"
+	j.fresh = ev.Action == "reopened" && ev.Sender.Login == s.botLogin()
 	s.mem.sawPR(key, *j.pr)
 	return []job{j}, ""
 }
@@ -297,4 +329,57 @@ func (s *Server) recheckJobs(ev *event) ([]job, string) {
 func isRecheck(body string) bool {
 	f := strings.Fields(body)
 	return len(f) >= 2 && f[0] == "/pinbot" && f[1] == "recheck"
+}
+
+// verifyJobs: "/pinbot verify <package>" from a person on the dashboard
+// issue (pinbot's own issue with the dashboard label).
+func (s *Server) verifyJobs(ev *event) ([]job, string) {
+	if ev.Action != "created" || ev.Issue == nil || ev.Issue.PullRequest != nil || ev.Comment == nil {
+		return nil, "not a command"
+	}
+	f := strings.Fields(ev.Comment.Body)
+	if len(f) < 3 || f[0] != "/pinbot" || f[1] != "verify" {
+		return nil, "not a command"
+	}
+	if !s.isDashboard(ev) {
+		return nil, "not the dashboard issue"
+	}
+	if ev.Sender.Type == "Bot" {
+		return nil, "command from a bot"
+	}
+	j := s.newJob(ev, ev.Issue.Number, "")
+	j.life, j.commandBy, j.verifyPackage = lifeVerify, ev.Sender.Login, f[2]
+	return []job{j}, ""
+}
+
+// editedJobs: someone other than pinbot edited the dashboard's body.
+func (s *Server) editedJobs(ev *event) ([]job, string) {
+	if ev.Action != "edited" || ev.Issue == nil || !s.isDashboard(ev) {
+		return nil, "not an edit of the dashboard"
+	}
+	if ev.Sender.Login == s.botLogin() {
+		return nil, "pinbot's own edit"
+	}
+	var from struct {
+		From string `json:"from"`
+	}
+	raw, ok := ev.Changes["body"]
+	if !ok || json.Unmarshal(raw, &from) != nil {
+		return nil, "the body did not change"
+	}
+	j := s.newJob(ev, ev.Issue.Number, "")
+	j.life, j.commandBy, j.previousBody = lifeEdited, ev.Sender.Login, from.From
+	return []job{j}, ""
+}
+
+func (s *Server) isDashboard(ev *event) bool {
+	if ev.Issue.User.Login != s.botLogin() {
+		return false
+	}
+	for _, l := range ev.Issue.Labels {
+		if l.Name == dashboard.Label {
+			return true
+		}
+	}
+	return false
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/internal/pin"
+	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/lru"
 )
@@ -28,6 +29,7 @@ type Cache struct {
 	trees    *lru.Cache[string, *Listing]
 	compares *lru.Cache[string, *Comparison]
 	upstream *lru.Cache[string, upstream]
+	issues   *lru.Cache[string, dashboard.Upstream]
 }
 
 type upstream struct {
@@ -42,6 +44,7 @@ func NewCache(maxBytes int64) *Cache {
 		trees:    lru.New[string, *Listing](maxBytes / 4),
 		compares: lru.New[string, *Comparison](maxBytes / 4),
 		upstream: lru.New[string, upstream](1 << 20),
+		issues:   lru.New[string, dashboard.Upstream](1 << 20),
 	}
 }
 
@@ -412,6 +415,67 @@ func (g *GitHub) readUpstream(ctx context.Context, ref string) string {
 		return "closed on " + is.GetClosedAt().Format("2006-01-02")
 	}
 	return is.GetState()
+}
+
+// UpstreamIssue reads an upstream issue's state and state_reason for the
+// pin life cycle: at most once an hour per issue, and then with
+// If-None-Match, so that an unchanged issue costs a 304 (which GitHub does
+// not count against the rate limit). An issue that cannot be read is
+// "unknown", never closed.
+func (g *GitHub) UpstreamIssue(ctx context.Context, ref string) dashboard.Upstream {
+	now := time.Now
+	if g.Now != nil {
+		now = g.Now
+	}
+	prev, cached := g.Cache.issues.Get(ref)
+	if cached && now().Sub(prev.Checked) < UpstreamTTL {
+		return prev
+	}
+	owner, rest, ok := strings.Cut(ref, "/")
+	repo, num, ok2 := strings.Cut(rest, "#")
+	var n int
+	if _, err := fmt.Sscan(num, &n); !ok || !ok2 || err != nil {
+		return dashboard.Upstream{State: "unknown", Checked: now()}
+	}
+	req, err := g.GH.NewRequest(http.MethodGet, fmt.Sprintf("repos/%s/%s/issues/%d", owner, repo, n), nil)
+	if err != nil {
+		return dashboard.Upstream{State: "unknown", Checked: now()}
+	}
+	if cached && prev.ETag != "" {
+		req.Header.Set("If-None-Match", prev.ETag)
+	}
+	var is github.Issue
+	resp, err := g.GH.Do(ctx, req, &is)
+	out := dashboard.Upstream{State: "unknown", Checked: now()}
+	switch {
+	case resp != nil && resp.StatusCode == http.StatusNotModified && cached:
+		out = prev
+		out.Checked = now()
+	case err == nil:
+		out = dashboard.Upstream{State: is.GetState(), Reason: is.GetStateReason(), ETag: resp.Header.Get("ETag"), Checked: now()}
+	}
+	if ctx.Err() == nil {
+		g.Cache.issues.Put(ref, out, int64(len(ref)+len(out.ETag)+64))
+	}
+	return out
+}
+
+// FileAt reads one file of a commit (the tree listing and its blob, both
+// cached by SHA).
+func (g *GitHub) FileAt(ctx context.Context, commit, p string) ([]byte, error) {
+	l, err := g.Tree(ctx, commit)
+	if err != nil {
+		return nil, err
+	}
+	e, ok := l.Files[p]
+	if !ok {
+		return nil, fmt.Errorf("%s: not in %s", p, short(commit))
+	}
+	blobs, err := g.Blobs(ctx, commit, []string{e.SHA})
+	if err != nil {
+		return nil, err
+	}
+	return blobs[e.SHA], nil
 }
 
 // Permission is a user's permission on the repository: admin, write,
