@@ -86,6 +86,8 @@ type Upstream struct {
 	State string `json:"state"`
 	// Reason is GitHub's state_reason ("completed", "not_planned").
 	Reason string `json:"reason,omitempty"`
+	// ClosedAt is when it was closed.
+	ClosedAt time.Time `json:"closedAt,omitzero"`
 	// ETag and Checked drive conditional, at most hourly reads. They stay
 	// in the reading replica's memory and out of the issue: writing them
 	// would edit the issue on every check, not on every change.

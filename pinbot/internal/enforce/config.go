@@ -103,7 +103,7 @@ func DefaultConfig() Config {
 			ProtectedPaths:        []string{".github/workflows/**", ".github/actions/**"},
 		},
 		Sync:      Sync{Dependabot: true, Renovate: true, RenovateRule: "allowedVersions", PullRequests: true},
-		Dashboard: false,
+		Dashboard: true,
 	}
 }
 

@@ -383,3 +383,62 @@ func (g *gitRepo) log(base, head string) ([]logEntry, error) {
 	}
 	return entries, nil
 }
+
+// refKey is how refs names a ref: branches by their short name (as commit
+// and rev-parse use them), other refs by their full name.
+func refKey(name string) string {
+	if b, ok := strings.CutPrefix(name, "refs/heads/"); ok {
+		return b
+	}
+	return name
+}
+
+func (g *gitRepo) hasCommit(sha string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.commits[sha]
+}
+
+// ref returns the commit a fully qualified ref names.
+func (g *gitRepo) ref(name string) (string, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	sha, ok := g.refs[refKey(name)]
+	return sha, ok
+}
+
+// createRef creates a ref, failing when it exists: the check and the
+// creation happen under one lock, and git's own update-ref refuses an
+// existing ref too (the empty old value).
+func (g *gitRepo) createRef(name, sha string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, ok := g.refs[refKey(name)]; ok {
+		return fmt.Errorf("%s exists", name)
+	}
+	if _, err := g.git(nil, "update-ref", name, sha, ""); err != nil {
+		return err
+	}
+	g.refs[refKey(name)] = sha
+	return nil
+}
+
+// deleteRef deletes a ref.
+func (g *gitRepo) deleteRef(name string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, ok := g.refs[refKey(name)]; !ok {
+		return fmt.Errorf("%s does not exist", name)
+	}
+	if strings.HasPrefix(name, "refs/heads/") {
+		// The work tree may have the branch checked out.
+		if _, err := g.git(nil, "checkout", "-q", "--detach"); err != nil {
+			return err
+		}
+	}
+	if _, err := g.git(nil, "update-ref", "-d", name); err != nil {
+		return err
+	}
+	delete(g.refs, refKey(name))
+	return nil
+}

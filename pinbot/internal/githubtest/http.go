@@ -78,7 +78,12 @@ func (s *Server) handler() http.Handler {
 	route("GET /repos/{owner}/{repo}/commits/{ref}/check-suites", true, s.listCheckSuites)
 	route("GET /repos/{owner}/{repo}/commits/{ref}/status", true, s.combinedStatus)
 	route("GET /repos/{owner}/{repo}/commits/{ref}/pulls", true, s.commitPulls)
+	route("GET /repos/{owner}/{repo}/issues", true, s.listIssues)
+	route("POST /repos/{owner}/{repo}/issues", true, s.createIssue)
 	route("GET /repos/{owner}/{repo}/issues/{number}", true, s.getIssue)
+	route("PATCH /repos/{owner}/{repo}/issues/{number}", true, s.editIssue)
+	route("POST /repos/{owner}/{repo}/git/refs", true, s.createRef)
+	route("GET /repos/{owner}/{repo}/git/ref/{ref...}", true, s.getRef)
 	route("GET /repos/{owner}/{repo}/issues/{number}/comments", true, s.listComments)
 	route("POST /repos/{owner}/{repo}/issues/{number}/comments", true, s.createComment)
 	route("PATCH /repos/{owner}/{repo}/issues/comments/{id}", true, s.editComment)
@@ -488,6 +493,13 @@ func (s *Server) patchPull(c *call) {
 	if in.State != nil && *in.State != "open" && *in.State != "closed" {
 		c.fail(http.StatusUnprocessableEntity, "Validation Failed")
 		return
+	}
+	if in.State != nil && *in.State == "open" && pr.state == "closed" {
+		if _, ok := c.repo.git.ref("refs/heads/" + pr.headRef); !ok {
+			c.json(http.StatusUnprocessableEntity, obj{"message": "Validation Failed", "documentation_url": "https://docs.github.com/rest/pulls/pulls#update-a-pull-request",
+				"errors": []obj{{"resource": "PullRequest", "code": "custom", "field": "state", "message": "state cannot be changed. The " + pr.headRef + " branch has been deleted."}}})
+			return
+		}
 	}
 	if in.Title != nil {
 		pr.title = *in.Title

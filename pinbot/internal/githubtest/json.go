@@ -206,12 +206,30 @@ func (r *Repo) issueJSON(base string, is *issue) obj {
 	if is.stateReason != "" {
 		reason = is.stateReason
 	}
+	labels := []obj{}
+	for i, l := range is.labels {
+		labels = append(labels, obj{"id": int64(i + 1), "name": l, "color": "ededed", "default": false})
+	}
+	var body any
+	if is.body != "" {
+		body = is.body
+	}
+	created, updated := is.createdAt, is.updatedAt
+	if created.IsZero() {
+		created, updated = epoch.AddDate(0, -2, 0), epoch
+	}
+	comments := 0
+	for _, c := range r.comments {
+		if c.issue == is.number {
+			comments++
+		}
+	}
 	o := obj{
 		"id": is.id, "node_id": nodeID("Issue", is.id), "url": r.apiURL(base, "/issues/%d", is.number),
 		"html_url": htmlURL(fmt.Sprintf("%s/issues/%d", r.FullName(), is.number)), "number": is.number,
 		"title": is.title, "state": is.state, "state_reason": reason, "closed_at": tsp(is.closedAt),
-		"user": r.s.userJSON(base, is.user), "labels": []obj{}, "locked": false, "comments": 0,
-		"created_at": ts(epoch.AddDate(0, -2, 0)), "updated_at": ts(epoch), "body": nil,
+		"user": r.s.userJSON(base, is.user), "labels": labels, "locked": false, "comments": comments,
+		"created_at": ts(created), "updated_at": ts(updated), "body": body,
 	}
 	if pr, ok := r.prs[is.number]; ok {
 		o["state"] = pr.state

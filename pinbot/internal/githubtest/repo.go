@@ -46,10 +46,16 @@ type issue struct {
 	id          int64
 	number      int
 	title       string
+	body        string
+	labels      []string
 	state       string
 	stateReason string
 	closedAt    *time.Time
 	user        User
+	createdAt   time.Time
+	updatedAt   time.Time
+	// edits counts the edits of the body.
+	edits int
 }
 
 type comment struct {

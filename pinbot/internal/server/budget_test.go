@@ -68,10 +68,14 @@ func countedHarness(t testing.TB, sim *githubtest.Server) (*harness, *counting) 
 }
 
 // bigRepo is the Python operator with a realistic ADR folder: the kopf
-// record among 30 others without pins.
-func bigRepo(t testing.TB, sim *githubtest.Server) *githubtest.Repo {
+// record among 30 others without pins. With the life cycle off, it has a
+// .github/pinbot.yml saying dashboard: false.
+func bigRepo(t testing.TB, sim *githubtest.Server, life ...bool) *githubtest.Repo {
 	t.Helper()
 	files := read(t, "pyoperator")
+	if len(life) > 0 && !life[0] {
+		files[".github/pinbot.yml"] = "dashboard: false\n"
+	}
 	files[".github/workflows/ci.yml"] = files["ci.yml"]
 	delete(files, "ci.yml")
 	for i := 1; i <= 30; i++ {
@@ -134,24 +138,37 @@ func life(t testing.TB, h *harness, r *githubtest.Repo, n *counting, i int, allo
 // TestCallBudget asserts the GitHub calls of a bump PR's whole life, cold
 // (a new replica: no token, no caches) and warm (a second bump PR on the
 // same base), for the block and the allow case (issue 11: block at most 12
-// cold and 6 warm), and that unrelated check runs cost nothing.
+// cold and 6 warm), and that unrelated check runs cost nothing. Enforcement
+// alone (dashboard: false) keeps issue 11's budget; the pin life cycle
+// (issue 16, ADR 0231) adds the dashboard issue: cold, one list, the lock
+// ref and the issue's creation; warm, one list and at most one edit.
 func TestCallBudget(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		name       string
 		allow      bool
+		life       bool
 		cold, warm int
 	}{
-		{"block", false, 11, 6},
+		{"block", false, false, 11, 6},
 		// The allow life writes pinbot's check twice (pending when the CI
 		// suite completes, allow when the verification does), reading the
 		// checks each time; no comment.
-		{"allow", true, 11, 7},
+		{"allow", true, false, 11, 7},
+		// The upstream issue's state is read once (comment and dashboard
+		// share it), then the dashboard: list, lock, create; warm: list,
+		// edit.
+		{"block with dashboard", false, true, 14, 8},
+		// Allowing records the verification and the proposed version on
+		// the dashboard (the same list, lock and create; warm list and
+		// edit). No comment exists, so the dashboard is not read to look
+		// for a lifting.
+		{"allow with dashboard", true, true, 15, 9},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			sim := githubtest.New(t, githubtest.Options{})
-			r := bigRepo(t, sim)
+			r := bigRepo(t, sim, tt.life)
 			h, n := countedHarness(t, sim)
 			state, check := "closed", "failure"
 			if tt.allow {

@@ -310,7 +310,7 @@ func (s *Server) supersession(ctx context.Context, src *source.GitHub, g *source
 		next++
 		sup, err := adr.Supersede(*rec, data, adr.Lift{Number: next, Pin: p.Pin, Version: strings.TrimLeft(p.Change.New, "="),
 			Evidence: fmt.Sprintf("%s passed on #%d at %s (%s/%s/%s/pull/%d/checks)", strings.Join(checkNames(p), " and "), pr.Number, shortSHA(pr.HeadSHA), s.serverURL, src.Owner, src.Repo, pr.Number),
-			Fixed: p.Pin.Upstream, Date: s.now()})
+			Fixed:    p.Pin.Upstream, Date: s.now()})
 		if err != nil {
 			continue
 		}
@@ -480,4 +480,3 @@ func (s *Server) CheckUpstreams(ctx context.Context) {
 		s.liftFixed(ctx, log, rc, st)
 	}
 }
-

@@ -15,8 +15,9 @@ import (
 // teeth and that enforcement needs less than the manifest asks for: the
 // rest (issues and contents write) serves the pin life-cycle.
 
-// enforcementPermissions is what `pinbot serve` needs today: no issues
-// permission (its comments are on pull requests), contents read only.
+// enforcementPermissions is what `pinbot serve` needs to enforce pins, with
+// the life cycle turned off (dashboard: false): no issues permission (its
+// comments are on pull requests), contents read only.
 var enforcementPermissions = map[string]string{
 	"metadata": "read", "contents": "read", "pull_requests": "write", "checks": "write", "statuses": "read",
 }
@@ -26,7 +27,7 @@ func TestEnforcementNeedsNoIssuesPermission(t *testing.T) {
 	sim := githubtest.New(t, githubtest.Options{Permissions: enforcementPermissions})
 	upstreamKopf(sim) // public: reading its issue needs no permission
 	r := pyOperator(t, sim)
-	r.Commit("main", "", map[string]string{".github/pinbot.yml": "verification:\n  trustedStatusContexts: [other-check]\n"}, "Read statuses", githubtest.Author{})
+	r.Commit("main", "", map[string]string{".github/pinbot.yml": "verification:\n  trustedStatusContexts: [other-check]\ndashboard: false\n"}, "Read statuses", githubtest.Author{})
 	h := newHarness(t, sim, sim.URL())
 	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))

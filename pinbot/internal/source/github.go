@@ -28,13 +28,7 @@ type Cache struct {
 	blobs    *lru.Cache[string, []byte]
 	trees    *lru.Cache[string, *Listing]
 	compares *lru.Cache[string, *Comparison]
-	upstream *lru.Cache[string, upstream]
 	issues   *lru.Cache[string, dashboard.Upstream]
-}
-
-type upstream struct {
-	state string
-	at    time.Time
 }
 
 // NewCache returns caches holding about maxBytes in all.
@@ -43,7 +37,6 @@ func NewCache(maxBytes int64) *Cache {
 		blobs:    lru.New[string, []byte](maxBytes / 2),
 		trees:    lru.New[string, *Listing](maxBytes / 4),
 		compares: lru.New[string, *Comparison](maxBytes / 4),
-		upstream: lru.New[string, upstream](1 << 20),
 		issues:   lru.New[string, dashboard.Upstream](1 << 20),
 	}
 }
@@ -386,35 +379,14 @@ func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks,
 // unreadable issue included (GitHub Enterprise Server does not see
 // github.com's issues, and asking again would not change that).
 func (g *GitHub) Upstream(ctx context.Context, ref string) string {
-	now := time.Now
-	if g.Now != nil {
-		now = g.Now
-	}
-	if u, ok := g.Cache.upstream.Get(ref); ok && now().Sub(u.at) < UpstreamTTL {
-		return u.state
-	}
-	state := g.readUpstream(ctx, ref)
-	if ctx.Err() == nil {
-		g.Cache.upstream.Put(ref, upstream{state: state, at: now()}, int64(len(ref)+len(state)+32))
-	}
-	return state
-}
-
-func (g *GitHub) readUpstream(ctx context.Context, ref string) string {
-	owner, rest, ok := strings.Cut(ref, "/")
-	repo, num, ok2 := strings.Cut(rest, "#")
-	var n int
-	if _, err := fmt.Sscan(num, &n); !ok || !ok2 || err != nil {
+	u := g.UpstreamIssue(ctx, ref)
+	switch {
+	case u.State == "unknown":
 		return ""
+	case u.State == "closed" && !u.ClosedAt.IsZero():
+		return "closed on " + u.ClosedAt.Format("2006-01-02")
 	}
-	is, _, err := g.GH.Issues.Get(ctx, owner, repo, n)
-	if err != nil {
-		return ""
-	}
-	if is.GetState() == "closed" && is.ClosedAt != nil {
-		return "closed on " + is.GetClosedAt().Format("2006-01-02")
-	}
-	return is.GetState()
+	return u.State
 }
 
 // UpstreamIssue reads an upstream issue's state and state_reason for the
@@ -452,7 +424,7 @@ func (g *GitHub) UpstreamIssue(ctx context.Context, ref string) dashboard.Upstre
 		out = prev
 		out.Checked = now()
 	case err == nil:
-		out = dashboard.Upstream{State: is.GetState(), Reason: is.GetStateReason(), ETag: resp.Header.Get("ETag"), Checked: now()}
+		out = dashboard.Upstream{State: is.GetState(), Reason: is.GetStateReason(), ClosedAt: is.GetClosedAt().Time, ETag: resp.Header.Get("ETag"), Checked: now()}
 	}
 	if ctx.Err() == nil {
 		g.Cache.issues.Put(ref, out, int64(len(ref)+len(out.ETag)+64))
