@@ -374,6 +374,9 @@ func (s *Server) CreateRepo(owner, name string, public bool) *Repo {
 	return r
 }
 
+// Repo returns a repository created with CreateRepo, or nil.
+func (s *Server) Repo(owner, name string) *Repo { return s.repo(owner, name) }
+
 func (s *Server) repo(owner, name string) *Repo {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -1,0 +1,326 @@
+package server_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
+	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/server"
+)
+
+// clock is a settable clock for the hourly upstream checks.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Add(d time.Duration) {
+	c.mu.Lock()
+	c.now = c.now.Add(d)
+	c.mu.Unlock()
+}
+
+// lifeHarness is newHarness with a clock.
+func lifeHarness(t *testing.T, sim *githubtest.Server, clk *clock) *harness {
+	t.Helper()
+	logs := &bytes.Buffer{}
+	srv, err := server.New(server.Config{
+		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(),
+		WebhookSecret: []byte(sim.WebhookSecret()), GitHubURL: sim.URL(), Workers: 4, Now: clk.Now,
+		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
+		Tune: func(tr *pull.Transport) {
+			tr.Backoff = time.Millisecond
+			tr.WriteInterval = -1
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(func() {
+		hs.Close()
+		srv.Close()
+		if t.Failed() {
+			t.Logf("pinbot logs:\n%s", logs.String())
+		}
+	})
+	return &harness{t: t, sim: sim, srv: srv, http: hs, logs: logs}
+}
+
+// theDashboard returns the repository's one dashboard issue and its state.
+func theDashboard(t *testing.T, r *githubtest.Repo) (githubtest.IssueView, dashboard.State) {
+	t.Helper()
+	var found []githubtest.IssueView
+	for _, is := range r.Issues() {
+		if is.Title == dashboard.Title {
+			found = append(found, is)
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("%d dashboard issues, want exactly 1: %+v", len(found), found)
+	}
+	st, err := dashboard.Parse(found[0].Body)
+	if err != nil {
+		t.Fatalf("dashboard state: %v\n%s", err, found[0].Body)
+	}
+	if found[0].Author != "pinbot[bot]" || len(found[0].Labels) != 1 || found[0].Labels[0] != dashboard.Label {
+		t.Errorf("dashboard by %s with labels %v", found[0].Author, found[0].Labels)
+	}
+	return found[0], st
+}
+
+// blockKopf runs the story's pull request to its close and returns it.
+func blockKopf(t *testing.T, h *harness, r *githubtest.Repo) int {
+	t.Helper()
+	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
+	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
+	h.check(r, n, blocked)
+	return n
+}
+
+// upstreamFixed closes nolar/kopf#1172 as completed and runs the hourly
+// check an hour and a minute later.
+func upstreamFixed(t *testing.T, h *harness, sim *githubtest.Server, clk *clock) {
+	t.Helper()
+	sim.Repo("nolar", "kopf").CloseIssue(1172, "completed")
+	clk.Add(time.Hour + time.Minute)
+	h.srv.CheckUpstreams(context.Background())
+	h.deliver() // what pinbot's writes caused (the reopen)
+}
+
+// TestPinLife is a pin's whole life against the simulator: a bot bump is
+// blocked and closed; the dashboard appears with it; the upstream issue
+// closes; pinbot reopens the pull request and says why; a passing
+// memory-verification arrives; pinbot allows it and its comment carries the
+// superseding ADR; the dashboard shows every step, and is edited only when
+// its text changes.
+func TestPinLife(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	h := lifeHarness(t, sim, clk)
+
+	n := blockKopf(t, h, r)
+	is, st := theDashboard(t, r)
+	kopf := st.Get("pip/kopf")
+	if len(kopf.Closed) != 1 || kopf.Closed[0] != n || kopf.Proposed != "1.42.0" || st.Upstream["nolar/kopf#1172"].State != "open" {
+		t.Fatalf("after the block: %+v, upstream %+v", kopf, st.Upstream)
+	}
+	for _, want := range []string{"| `kopf` `1.40.1` (pip)", "`1.42.0` (#1)", "(open)"} {
+		if !strings.Contains(is.Body, want) {
+			t.Errorf("dashboard lacks %q:\n%s", want, is.Body)
+		}
+	}
+
+	// Nothing changed: an hour later the check writes nothing.
+	clk.Add(time.Hour + time.Minute)
+	h.srv.CheckUpstreams(context.Background())
+	if again, _ := theDashboard(t, r); again.Edits != is.Edits {
+		t.Errorf("an unchanged dashboard was edited (%d -> %d edits)", is.Edits, again.Edits)
+	}
+
+	upstreamFixed(t, h, sim, clk)
+	if st := r.PRState(n); st != "open" {
+		t.Fatalf("after the upstream fix the pull request is %s, want open (reopened)", st)
+	}
+	cs := r.Comments(n)
+	if len(cs) != 2 || !strings.Contains(cs[1].Body, "nolar/kopf#1172 was closed as completed; pinbot reopened this pull request") {
+		t.Fatalf("comments after the reopen: %+v", cs)
+	}
+	is, st = theDashboard(t, r)
+	if k := st.Get("pip/kopf"); k.Lifting != dashboard.LiftRequested || k.LiftPR != n {
+		t.Errorf("lifting %+v", k)
+	}
+	if !strings.Contains(is.Body, "verification requested on #1") || !strings.Contains(is.Body, "closed as completed") {
+		t.Errorf("dashboard after the fix:\n%s", is.Body)
+	}
+
+	// The repository's workflow runs on the reopened pull request.
+	id, started := r.StartCheckRun(r.HeadSHA(n), "memory-verification", githubtest.GitHubActions, "in_progress")
+	h.deliver(started...)
+	if st := r.PRState(n); st != "open" {
+		t.Fatalf("pinbot closed the reopened pull request while its verification ran")
+	}
+	h.deliver(r.CompleteCheckRun(id, "success")...)
+	h.check(r, n, want{check: "success", comments: 2, state: "open", contains: []string{
+		"**Lift the pin.**", "docs/decisions/084-move-kopf-to-1-42-0.yaml", `status: "superseded by ADR-084"`, "pins:\n  - ecosystem: pip\n    package: \"kopf\"\n    version: \"1.42.0\"",
+	}})
+	is, st = theDashboard(t, r)
+	if k := st.Get("pip/kopf"); k.Lifting != dashboard.LiftVerified || k.Verification == nil || k.Verification.Conclusion != "success" {
+		t.Errorf("after the verification: %+v", k)
+	}
+	if !strings.Contains(is.Body, "verified on #1") {
+		t.Errorf("dashboard after the verification:\n%s", is.Body)
+	}
+}
+
+// TestPinLifeVerificationFails: the reopened pull request's verification
+// fails; pinbot closes it again and the dashboard records the failure.
+func TestPinLifeVerificationFails(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	h := lifeHarness(t, sim, clk)
+	n := blockKopf(t, h, r)
+	upstreamFixed(t, h, sim, clk)
+	if st := r.PRState(n); st != "open" {
+		t.Fatalf("not reopened: %s", st)
+	}
+	id, started := r.StartCheckRun(r.HeadSHA(n), "memory-verification", githubtest.GitHubActions, "in_progress")
+	h.deliver(started...)
+	h.deliver(r.CompleteCheckRun(id, "failure")...)
+	if st := r.PRState(n); st != "closed" {
+		t.Errorf("after a failed verification the pull request is %s, want closed again", st)
+	}
+	is, st := theDashboard(t, r)
+	if k := st.Get("pip/kopf"); k.Lifting != dashboard.LiftFailed || k.Verification == nil || k.Verification.Conclusion != "failure" {
+		t.Errorf("dashboard state %+v", k)
+	}
+	if !strings.Contains(is.Body, "the verification failed on #1, which was closed again") {
+		t.Errorf("dashboard:\n%s", is.Body)
+	}
+}
+
+// TestPinLifeBranchGone: the bot deleted its branch; pinbot cannot reopen
+// the pull request and says so on the dashboard instead.
+func TestPinLifeBranchGone(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	h := lifeHarness(t, sim, clk)
+	n := blockKopf(t, h, r)
+	r.DeleteBranch("dependabot/uv/kopf-1.42.0")
+	upstreamFixed(t, h, sim, clk)
+	if st := r.PRState(n); st != "closed" {
+		t.Errorf("a pull request without its branch is %s", st)
+	}
+	is, st := theDashboard(t, r)
+	if k := st.Get("pip/kopf"); k.Lifting != dashboard.LiftBranchGone || k.LiftPR != n {
+		t.Errorf("dashboard state %+v", k)
+	}
+	if !strings.Contains(is.Body, "#1 cannot be reopened, its branch no longer exists") {
+		t.Errorf("dashboard:\n%s", is.Body)
+	}
+}
+
+// TestVerifyCommand: "/pinbot verify kopf" on the dashboard by a user with
+// write access reopens the last closed pull request, though the upstream
+// issue is open; by a reader it does nothing.
+func TestVerifyCommand(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	h := lifeHarness(t, sim, clk)
+	n := blockKopf(t, h, r)
+	is, _ := theDashboard(t, r)
+
+	r.SetPermission("carol", "read")
+	h.deliver(r.IssueComment(is.Number, githubtest.User{Login: "carol", ID: 70}, "/pinbot verify kopf"))
+	if st := r.PRState(n); st != "closed" {
+		t.Fatalf("a reader's /pinbot verify reopened the pull request")
+	}
+	r.SetPermission("bob", "write")
+	h.deliver(r.IssueComment(is.Number, githubtest.User{Login: "bob", ID: 67}, "/pinbot verify kopf"))
+	if st := r.PRState(n); st != "open" {
+		t.Fatalf("after /pinbot verify the pull request is %s, want open", st)
+	}
+	if cs := r.Comments(n); len(cs) != 2 || !strings.Contains(cs[1].Body, "@bob asked for verification with `/pinbot verify kopf`") {
+		t.Errorf("comments %+v", cs)
+	}
+	h.deliver(r.IssueComment(is.Number, githubtest.User{Login: "bob", ID: 67}, "/pinbot verify left-pad"))
+	found := false
+	for _, c := range r.Comments(is.Number) {
+		found = found || strings.Contains(c.Body, "no accepted ADR pins a package of that name")
+	}
+	if !found {
+		t.Errorf("/pinbot verify of an unknown package got no answer: %+v", r.Comments(is.Number))
+	}
+}
+
+// TestDashboardEditRestored: a person's edit of the dashboard is replaced,
+// from the state in the body before the edit, with a note naming them.
+func TestDashboardEditRestored(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	h := lifeHarness(t, sim, clk)
+	n := blockKopf(t, h, r)
+	is, _ := theDashboard(t, r)
+	h.deliver(r.EditIssue(is.Number, githubtest.User{Login: "dave", ID: 71}, "I cleaned this up"))
+	after, st := theDashboard(t, r)
+	if k := st.Get("pip/kopf"); len(k.Closed) != 1 || k.Closed[0] != n {
+		t.Errorf("the state was lost in the edit: %+v", k)
+	}
+	if !strings.Contains(after.Body, "An edit by @dave on 2026-12-04 09:00 UTC was overwritten") || !strings.Contains(after.Body, "| `kopf` `1.40.1` (pip)") {
+		t.Errorf("dashboard after the edit:\n%s", after.Body)
+	}
+}
+
+// TestDashboardTwoReplicas: two pinbot replicas (two servers, their own
+// caches and memory) create the dashboard at the same moment, several
+// times over: there is one issue, created under the git-ref lock.
+func TestDashboardTwoReplicas(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	a, b := lifeHarness(t, sim, clk), lifeHarness(t, sim, clk)
+	// Each replica hears of the repository once (any delivery).
+	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
+	a.deliver(opened)
+	b.deliver(opened)
+	var wg sync.WaitGroup
+	for _, h := range []*harness{a, b, a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.srv.CheckUpstreams(context.Background())
+		}()
+	}
+	wg.Wait()
+	theDashboard(t, r)
+	if _, ok := r.Ref(server.DashboardLockRef); !ok {
+		t.Errorf("the dashboard was created without the lock ref %s", server.DashboardLockRef)
+	}
+	// Both replicas decide the same block (a redelivery to each): still one
+	// dashboard, the pull request recorded once.
+	suite := r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success")
+	var wg2 sync.WaitGroup
+	for _, h := range []*harness{a, b} {
+		wg2.Add(1)
+		go func() {
+			defer wg2.Done()
+			h.deliver(suite)
+		}()
+	}
+	wg2.Wait()
+	_, st := theDashboard(t, r)
+	if k := st.Get("pip/kopf"); len(k.Closed) != 1 || k.Closed[0] != n {
+		t.Errorf("after a redelivery to both replicas: %+v", k)
+	}
+}
