@@ -442,3 +442,22 @@ func (g *gitRepo) deleteRef(name string) error {
 	delete(g.refs, refKey(name))
 	return nil
 }
+
+// isAncestor reports whether commit a is an ancestor of (or equal to) b.
+func (g *gitRepo) isAncestor(a, b string) bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	_, err := g.git(nil, "merge-base", "--is-ancestor", a, b)
+	return err == nil
+}
+
+// setRef moves an existing ref.
+func (g *gitRepo) setRef(name, sha string) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, err := g.git(nil, "update-ref", name, sha); err != nil {
+		return err
+	}
+	g.refs[refKey(name)] = sha
+	return nil
+}

@@ -73,6 +73,8 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 		return s.verifyCommand(ctx, log, j)
 	case lifeEdited:
 		return s.dashboardEdited(ctx, log, j)
+	case lifeSync:
+		return s.syncPush(ctx, log, j)
 	}
 	dec := Decision{Repo: full, Number: j.number}
 	src, rep, err := s.source(j)

@@ -46,6 +46,14 @@ type event struct {
 	} `json:"comment"`
 	// Changes says what an "edited" pull request changed.
 	Changes map[string]json.RawMessage `json:"changes"`
+	// Ref, After and Commits are a push's.
+	Ref     string `json:"ref"`
+	After   string `json:"after"`
+	Commits []struct {
+		Added    []string `json:"added"`
+		Modified []string `json:"modified"`
+		Removed  []string `json:"removed"`
+	} `json:"commits"`
 }
 
 type prPayload struct {
@@ -131,6 +139,7 @@ type job struct {
 	// life is a pin life-cycle job on the dashboard issue (lifeVerify,
 	// lifeEdited), with the user behind it.
 	life          string
+	ref           string // the default branch, for lifeSync
 	commandBy     string
 	verifyPackage string
 	previousBody  string
@@ -140,6 +149,7 @@ type job struct {
 const (
 	lifeVerify = "verify"
 	lifeEdited = "edited"
+	lifeSync   = "sync"
 )
 
 // work is what accept hands the worker.
@@ -152,7 +162,7 @@ type work struct {
 // job costs nothing more (no GitHub call, no queue slot).
 func (s *Server) accept(d *webhook.Delivery) (bool, string) {
 	switch d.Event {
-	case "pull_request", "check_run", "check_suite", "issue_comment", "issues", "installation", "installation_repositories":
+	case "pull_request", "check_run", "check_suite", "issue_comment", "issues", "push", "installation", "installation_repositories":
 	default:
 		return false, "event not handled"
 	}
@@ -179,6 +189,8 @@ func (s *Server) accept(d *webhook.Delivery) (bool, string) {
 		}
 	case "issues":
 		jobs, reason = s.editedJobs(&ev)
+	case "push":
+		jobs, reason = s.pushJobs(&ev)
 	}
 	if ev.Installation.ID != 0 && ev.Repository.Name != "" {
 		s.mem.sawRepo(ev.Repository.Owner.Login, ev.Repository.Name, ev.Installation.ID)
@@ -382,4 +394,22 @@ func (s *Server) isDashboard(ev *event) bool {
 		}
 	}
 	return false
+}
+
+// pushJobs: a push to the default branch that touches an ADR or a
+// configuration file runs pinbot sync there.
+func (s *Server) pushJobs(ev *event) ([]job, string) {
+	if ev.Repository.DefaultBranch == "" || ev.Ref != "refs/heads/"+ev.Repository.DefaultBranch || ev.After == "" || strings.Trim(ev.After, "0") == "" {
+		return nil, "not a push to the default branch"
+	}
+	var files []string
+	for _, c := range ev.Commits {
+		files = append(append(append(files, c.Added...), c.Modified...), c.Removed...)
+	}
+	if !syncTouched(files) {
+		return nil, "no ADR or configuration changed"
+	}
+	j := s.newJob(ev, 0, ev.After)
+	j.life, j.ref = lifeSync, ev.Repository.DefaultBranch
+	return []job{j}, ""
 }

@@ -801,3 +801,14 @@ func short(sha string) string {
 	}
 	return sha
 }
+
+// CommitFS is a commit's tree as a file system: listed in one read, each
+// blob read when its file is (pinbot sync reads a few configuration files
+// of a large tree).
+func CommitFS(ctx context.Context, src Source, commit string) (fs.FS, *Listing, error) {
+	l, err := src.Tree(ctx, commit)
+	if err != nil {
+		return nil, nil, err
+	}
+	return newReader(src, commit).fs(ctx, l.Files, nil, nil), l, nil
+}

@@ -1,0 +1,98 @@
+package server_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/internal/server"
+)
+
+const (
+	syncDependabotYML = "version: 2\nupdates:\n  # the operator\n  - package-ecosystem: \"uv\"\n    directory: \"/\"\n    schedule:\n      interval: weekly\n"
+	syncRenovateJSON  = "{\n  \"extends\": [\"config:recommended\"]\n}\n"
+	leftPadADR        = "---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: requests\n    version: 2.31.0\n    upstream: [psf/requests#6000]\n---\n# 90. Keep requests at 2.31.0\n"
+)
+
+// TestSyncPullRequest: an ADR merged on the default branch makes pinbot
+// open one pull request writing the pins into dependabot.yml and
+// renovate.json; the next ADR change updates the same pull request; a
+// redelivery changes nothing; superseding every pin closes it.
+func TestSyncPullRequest(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	h := lifeHarness(t, sim, &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)})
+	before, _ := r.Ref("refs/heads/main")
+	after := r.Commit("main", "", map[string]string{".github/dependabot.yml": syncDependabotYML, "renovate.json": syncRenovateJSON}, "Configure the bots", githubtest.Author{})
+	push := r.PushDelivery("main", before, after, githubtest.Author{Name: "Alice", Email: "alice@example.com"})
+	h.deliver(push)
+
+	syncPRs := func() []githubtest.PullView {
+		var out []githubtest.PullView
+		for _, p := range r.Pulls() {
+			if p.Head == server.SyncBranch {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	prs := syncPRs()
+	if len(prs) != 1 || prs[0].State != "open" || prs[0].Author != "pinbot[bot]" {
+		t.Fatalf("sync pull requests after the push: %+v", prs)
+	}
+	dep := string(r.FileAt(server.SyncBranch, ".github/dependabot.yml"))
+	if !strings.HasPrefix(dep, syncDependabotYML) || !strings.Contains(dep, "      # pinbot: ADR 83 (docs/decisions/083-kopf-version-pin.yaml) pins 1.40.1 until nolar/kopf#1172 is fixed\n      - dependency-name: \"kopf\"\n") {
+		t.Errorf("dependabot.yml on %s:\n%s", server.SyncBranch, dep)
+	}
+	if ren := string(r.FileAt(server.SyncBranch, "renovate.json")); !strings.Contains(ren, `"allowedVersions": "==1.40.1"`) {
+		t.Errorf("renovate.json on %s:\n%s", server.SyncBranch, ren)
+	}
+	if main := string(r.FileAt("main", ".github/dependabot.yml")); main != syncDependabotYML {
+		t.Errorf("pinbot wrote to main:\n%s", main)
+	}
+	if !strings.Contains(prs[0].Body, "added an ignore entry for \"kopf\"") {
+		t.Errorf("sync pull request body:\n%s", prs[0].Body)
+	}
+
+	// The same push again (a redelivery): still one pull request.
+	h.deliver(push)
+	if n := len(syncPRs()); n != 1 {
+		t.Fatalf("%d sync pull requests after a redelivery", n)
+	}
+
+	// A second ADR: the same pull request carries both pins.
+	next := r.Commit("main", "", map[string]string{"docs/decisions/090-requests.md": leftPadADR}, "ADR 90", githubtest.Author{})
+	h.deliver(r.PushDelivery("main", after, next, githubtest.Author{Name: "Alice", Email: "alice@example.com"}))
+	prs = syncPRs()
+	if len(prs) != 1 || prs[0].State != "open" {
+		t.Fatalf("sync pull requests after the second ADR: %+v", prs)
+	}
+	dep = string(r.FileAt(server.SyncBranch, ".github/dependabot.yml"))
+	if !strings.Contains(dep, "dependency-name: \"kopf\"") || !strings.Contains(dep, "pins 2.31.0 until psf/requests#6000 is fixed\n      - dependency-name: \"requests\"") {
+		t.Errorf("dependabot.yml after the second ADR:\n%s", dep)
+	}
+
+	// A push that touches no ADR or configuration costs nothing.
+	branchHead, _ := r.Ref("refs/heads/" + server.SyncBranch)
+	if branchHead != prs[0].HeadSHA {
+		t.Errorf("the pull request's head %s is not its branch's %s", prs[0].HeadSHA, branchHead)
+	}
+	readme := r.Commit("main", "", map[string]string{"README.md": "docs\n"}, "Docs", githubtest.Author{})
+	h.deliver(r.PushDelivery("main", next, readme, githubtest.Author{Name: "Alice", Email: "alice@example.com"}))
+	if got, _ := r.Ref("refs/heads/" + server.SyncBranch); got != branchHead {
+		t.Errorf("a README push moved %s", server.SyncBranch)
+	}
+
+	// Merging the pull request's files by hand makes the configuration
+	// agree: pinbot closes its pull request.
+	merged := r.Commit("main", "", map[string]string{
+		".github/dependabot.yml": dep, "renovate.json": string(r.FileAt(server.SyncBranch, "renovate.json")),
+	}, "Merge the sync", githubtest.Author{})
+	h.deliver(r.PushDelivery("main", readme, merged, githubtest.Author{Name: "Alice", Email: "alice@example.com"}))
+	if prs = syncPRs(); len(prs) != 1 || prs[0].State != "closed" {
+		t.Errorf("after the configuration agrees: %+v", prs)
+	}
+}
