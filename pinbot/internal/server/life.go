@@ -231,7 +231,8 @@ func (s *Server) liftFixed(ctx context.Context, log *slog.Logger, rc *repoCtx, s
 			continue
 		}
 		why := fmt.Sprintf("The upstream issue %s was closed as completed", strings.Join(row.Upstream, ", "))
-		if err := s.lift(ctx, log, rc, row.Key, st.LastClosed(row.Key), why); err != nil {
+		n := st.LastClosed(row.Key)
+		if err := s.lift(ctx, log, rc, row.Key, n, why, fmt.Sprintf("refs/pinbot/lift/%d-upstream", n)); err != nil {
 			log.Error("lifting failed", "pin", row.Key, "err", err)
 		}
 	}
@@ -240,7 +241,17 @@ func (s *Server) liftFixed(ctx context.Context, log *slog.Logger, rc *repoCtx, s
 // lift reopens pull request n for the pin key, so that the repository's
 // verification runs on it, and records it on the dashboard; a pull request
 // whose branch is gone is recorded as such instead.
-func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, key string, n int, why string) error {
+func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, key string, n int, why, lock string) error {
+	// One replica lifts: the others find the lock ref taken (422). Every
+	// replica may run the hourly check; only the holder of this ref
+	// reopens and comments.
+	if _, resp, err := rc.gh.Git.CreateRef(ctx, rc.owner, rc.repo, &github.Reference{Ref: github.String(lock), Object: &github.GitObject{SHA: github.String(rc.sha)}}); err != nil {
+		if resp != nil && resp.StatusCode == http.StatusUnprocessableEntity {
+			log.Info("lifting taken by another replica", "pin", key, "pr", n, "lock", lock)
+			return nil
+		}
+		return fmt.Errorf("taking the lift lock %s: %w", lock, err)
+	}
 	_, resp, err := rc.gh.PullRequests.Edit(ctx, rc.owner, rc.repo, n, &github.PullRequest{State: github.String("open")})
 	gone := false
 	if err != nil {
@@ -418,7 +429,8 @@ func (s *Server) verifyCommand(ctx context.Context, log *slog.Logger, j job) Dec
 		reply(fmt.Sprintf("`/pinbot verify %s`: pinbot has closed no bot pull request for this pin, so there is none to reopen.", j.verifyPackage))
 		return dec
 	}
-	dec.Err = s.lift(ctx, log, rc, keys[0], n, fmt.Sprintf("@%s asked for verification with `/pinbot verify %s`", j.commandBy, j.verifyPackage))
+	dec.Err = s.lift(ctx, log, rc, keys[0], n, fmt.Sprintf("@%s asked for verification with `/pinbot verify %s`", j.commandBy, j.verifyPackage),
+		fmt.Sprintf("refs/pinbot/lift/%d-comment-%d", n, j.commentID))
 	return dec
 }
 

@@ -324,3 +324,40 @@ func TestDashboardTwoReplicas(t *testing.T) {
 		t.Errorf("after a redelivery to both replicas: %+v", k)
 	}
 }
+
+// TestLiftOnceWithTwoReplicas: both replicas run the hourly check at the
+// same moment after the upstream fix; the lift lock ref lets one of them
+// reopen and comment.
+func TestLiftOnceWithTwoReplicas(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	a, b := lifeHarness(t, sim, clk), lifeHarness(t, sim, clk)
+	n := blockKopf(t, a, r)
+	b.deliver(r.IssueComment(n, githubtest.User{Login: "erin", ID: 72}, "thanks")) // b hears of the repository
+	sim.Repo("nolar", "kopf").CloseIssue(1172, "completed")
+	clk.Add(time.Hour + time.Minute)
+	var wg sync.WaitGroup
+	for _, h := range []*harness{a, b} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.srv.CheckUpstreams(context.Background())
+		}()
+	}
+	wg.Wait()
+	lifting := 0
+	for _, c := range r.Comments(n) {
+		if strings.Contains(c.Body, "pinbot reopened this pull request") {
+			lifting++
+		}
+	}
+	if lifting != 1 || r.PRState(n) != "open" {
+		t.Errorf("%d lifting comments, state %s; want 1, open", lifting, r.PRState(n))
+	}
+	if _, ok := r.Ref("refs/pinbot/lift/1-upstream"); !ok {
+		t.Error("no lift lock ref")
+	}
+}

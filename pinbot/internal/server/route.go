@@ -42,6 +42,7 @@ type event struct {
 		} `json:"labels"`
 	} `json:"issue"`
 	Comment *struct {
+		ID   int64  `json:"id"`
 		Body string `json:"body"`
 	} `json:"comment"`
 	// Changes says what an "edited" pull request changed.
@@ -141,6 +142,7 @@ type job struct {
 	life          string
 	ref           string // the default branch, for lifeSync
 	commandBy     string
+	commentID     int64
 	verifyPackage string
 	previousBody  string
 }
@@ -360,7 +362,7 @@ func (s *Server) verifyJobs(ev *event) ([]job, string) {
 		return nil, "command from a bot"
 	}
 	j := s.newJob(ev, ev.Issue.Number, "")
-	j.life, j.commandBy, j.verifyPackage = lifeVerify, ev.Sender.Login, f[2]
+	j.life, j.commandBy, j.verifyPackage, j.commentID = lifeVerify, ev.Sender.Login, f[2], ev.Comment.ID
 	return []job{j}, ""
 }
 
