@@ -27,6 +27,9 @@ type serveOptions struct {
 	listen   string
 	logLevel slog.Level
 	cfg      server.Config
+	// upstreamEvery is how often the upstream issues of the pins are
+	// checked (0: never; deliveries still check them).
+	upstreamEvery time.Duration
 }
 
 // serveFlags are serve's command-line flags before the PINBOT_* fallbacks.
@@ -35,6 +38,7 @@ type serveFlags struct {
 	appID                                                         int64
 	workers                                                       int
 	dryRun                                                        bool
+	upstreamEvery                                                 time.Duration
 }
 
 func addServeFlags(fs *pflag.FlagSet) *serveFlags {
@@ -49,6 +53,7 @@ func addServeFlags(fs *pflag.FlagSet) *serveFlags {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "decide and log, never write to GitHub (PINBOT_DRY_RUN)")
 	fs.StringVar(&f.caFile, "ca-file", "", "PEM `file` of CA certificates to trust, besides the system's, for GitHub (Enterprise Server behind a private CA) and upstream calls (PINBOT_CA_FILE)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "least severe `level` logged: debug, info, warn or error (PINBOT_LOG_LEVEL)")
+	fs.DurationVar(&f.upstreamEvery, "upstream-interval", time.Hour, "how often to check the pins' upstream issues and lift the fixed ones; 0 turns the check off (PINBOT_UPSTREAM_INTERVAL)")
 	return f
 }
 
@@ -87,7 +92,15 @@ func (f *serveFlags) options(fs *pflag.FlagSet, getenv func(string) string) (ser
 			return serveOptions{}, usagef("PINBOT_DRY_RUN=%q is not a boolean", v)
 		}
 	}
-	o := serveOptions{listen: f.listen, cfg: server.Config{
+	if v := getenv("PINBOT_UPSTREAM_INTERVAL"); !changed(fs, "upstream-interval") && v != "" {
+		if f.upstreamEvery, err = time.ParseDuration(v); err != nil {
+			return serveOptions{}, usagef("PINBOT_UPSTREAM_INTERVAL=%q is not a duration", v)
+		}
+	}
+	if f.upstreamEvery < 0 || (f.upstreamEvery > 0 && f.upstreamEvery < time.Minute) {
+		return serveOptions{}, usagef("--upstream-interval must be 0 or at least 1m, not %s", f.upstreamEvery)
+	}
+	o := serveOptions{listen: f.listen, upstreamEvery: f.upstreamEvery, cfg: server.Config{
 		AppID: f.appID, AppSlug: f.appSlug, GitHubURL: f.ghURL, Workers: f.workers, DryRun: f.dryRun,
 	}}
 	if err := o.logLevel.UnmarshalText([]byte(f.logLevel)); err != nil || !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(f.logLevel)) {
@@ -200,6 +213,22 @@ func serve(ctx context.Context, o serveOptions, ready chan<- string) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
+	if o.upstreamEvery > 0 {
+		// Every replica checks (conditional reads, cheap); the lift lock
+		// refs make one of them act (ADR 0231).
+		go func() {
+			t := time.NewTicker(o.upstreamEvery)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					srv.CheckUpstreams(ctx)
+				}
+			}
+		}()
+	}
 	select {
 	case <-ctx.Done():
 	case err := <-errc:

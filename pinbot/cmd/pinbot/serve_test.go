@@ -36,6 +36,7 @@ func TestParseServe(t *testing.T) {
 		Workers             int
 		DryRun              bool
 		Level               string
+		Upstream            time.Duration
 	}
 	tests := []struct {
 		name    string
@@ -45,25 +46,31 @@ func TestParseServe(t *testing.T) {
 		wantErr string
 	}{
 		{name: "flags", args: []string{"--app-id", "7", "--private-key-file", key, "--webhook-secret-file", secret, "--github-url", "https://ghe.example.com/api/v3/", "--workers", "2", "--dry-run"},
-			want: got{Listen: ":8080", URL: "https://ghe.example.com/api/v3/", Secret: "from-file", AppID: 7, Workers: 2, DryRun: true, Level: "INFO"}},
+			want: got{Listen: ":8080", URL: "https://ghe.example.com/api/v3/", Secret: "from-file", AppID: 7, Workers: 2, DryRun: true, Level: "INFO", Upstream: time.Hour}},
 		{name: "environment", env: map[string]string{"PINBOT_APP_ID": "9", "PINBOT_PRIVATE_KEY_FILE": key, "PINBOT_WEBHOOK_SECRET": "from-env", "PINBOT_LISTEN": ":9090", "PINBOT_WORKERS": "3", "PINBOT_DRY_RUN": "true"},
-			want: got{Listen: ":9090", URL: "https://api.github.com/", Secret: "from-env", AppID: 9, Workers: 3, DryRun: true, Level: "INFO"}},
+			want: got{Listen: ":9090", URL: "https://api.github.com/", Secret: "from-env", AppID: 9, Workers: 3, DryRun: true, Level: "INFO", Upstream: time.Hour}},
 		{name: "flag wins over environment", args: []string{"--app-id", "1", "--workers", "5", "--listen", ":1", "--dry-run=false", "--webhook-secret-file", secret},
 			env:  map[string]string{"PINBOT_APP_ID": "9", "PINBOT_PRIVATE_KEY_FILE": key, "PINBOT_WEBHOOK_SECRET": "from-env", "PINBOT_WORKERS": "3", "PINBOT_LISTEN": ":2", "PINBOT_DRY_RUN": "true"},
-			want: got{Listen: ":1", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 5, Level: "INFO"}},
+			want: got{Listen: ":1", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 5, Level: "INFO", Upstream: time.Hour}},
 		{name: "no webhook secret", args: []string{"--app-id", "1", "--private-key-file", key}, wantErr: "no webhook secret"},
 		{name: "no private key", args: []string{"--app-id", "1", "--webhook-secret-file", secret}, wantErr: "no App private key"},
 		{name: "no app id", args: []string{"--private-key-file", key, "--webhook-secret-file", secret}, wantErr: "no App id"},
 		{name: "secret is not a flag", args: []string{"--webhook-secret", "x"}, wantErr: "unknown flag: --webhook-secret"},
 		{name: "log level", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--log-level", "debug"},
-			want: got{Listen: ":8080", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 4, Level: "DEBUG"}},
+			want: got{Listen: ":8080", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 4, Level: "DEBUG", Upstream: time.Hour}},
 		{name: "log level from environment", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret}, env: map[string]string{"PINBOT_LOG_LEVEL": "warn"},
-			want: got{Listen: ":8080", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 4, Level: "WARN"}},
+			want: got{Listen: ":8080", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 4, Level: "WARN", Upstream: time.Hour}},
 		{name: "CA file without certificates", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--ca-file", secret},
 			wantErr: "--ca-file: " + secret + " holds no PEM certificate"},
 		{name: "missing CA file", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret}, env: map[string]string{"PINBOT_CA_FILE": "/nonexistent/ca.pem"},
 			wantErr: "--ca-file: open /nonexistent/ca.pem: no such file or directory"},
 		{name: "bad log level", args: []string{"--log-level", "loud"}, wantErr: `--log-level must be debug, info, warn or error, not "loud"`},
+		{name: "upstream check off", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--upstream-interval", "0"},
+			want: got{Listen: ":8080", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 4, Level: "INFO"}},
+		{name: "upstream interval from environment", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret}, env: map[string]string{"PINBOT_UPSTREAM_INTERVAL": "30m"},
+			want: got{Listen: ":8080", URL: "https://api.github.com/", Secret: "from-file", AppID: 1, Workers: 4, Level: "INFO", Upstream: 30 * time.Minute}},
+		{name: "upstream interval too short", args: []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret, "--upstream-interval", "5s"},
+			wantErr: "--upstream-interval must be 0 or at least 1m, not 5s"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -78,7 +85,7 @@ func TestParseServe(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			g := got{Listen: o.listen, URL: o.cfg.GitHubURL, Secret: string(o.cfg.WebhookSecret), AppID: o.cfg.AppID, Workers: o.cfg.Workers, DryRun: o.cfg.DryRun, Level: o.logLevel.String()}
+			g := got{Listen: o.listen, URL: o.cfg.GitHubURL, Secret: string(o.cfg.WebhookSecret), AppID: o.cfg.AppID, Workers: o.cfg.Workers, DryRun: o.cfg.DryRun, Level: o.logLevel.String(), Upstream: o.upstreamEvery}
 			if diff := cmp.Diff(tt.want, g); diff != "" {
 				t.Errorf("options (-want +got):\n%s", diff)
 			}
