@@ -457,7 +457,8 @@ func (s *Server) dashboardEdited(ctx context.Context, log *slog.Logger, j job) D
 
 // CheckUpstreams reads the upstream issues of every repository this
 // replica keeps a dashboard for, and lifts the pins whose issues were
-// fixed. serve calls it hourly on the replica holding the lease.
+// fixed. serve calls it every --upstream-interval on every replica; the
+// lift lock refs make one of them act (ADR 0231).
 func (s *Server) CheckUpstreams(ctx context.Context) {
 	for _, j := range s.mem.dashboards() {
 		log := s.log.With("repo", j.owner+"/"+j.repo)

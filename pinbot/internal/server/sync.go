@@ -14,6 +14,7 @@ import (
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/pinbot/internal/botcfg"
+	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
@@ -32,9 +33,24 @@ func syncTouched(files []string) bool {
 	return false
 }
 
-// syncPush runs pinbot sync on the default branch's new head and opens (or
-// updates) the one pull request that carries its edits; when the
-// configuration agrees with the ADRs, an open sync pull request is closed.
+// refreshDashboard renders the dashboard from the rules of rc: it creates
+// the issue when the first pin appears, edits it when its rows change, and
+// never creates one for a repository without pins.
+func (s *Server) refreshDashboard(ctx context.Context, log *slog.Logger, rc *repoCtx) error {
+	if rc.rules.Enforced == 0 {
+		is, err := s.findDashboard(ctx, rc)
+		if err != nil || is == nil {
+			return err
+		}
+	}
+	_, err := s.updateDashboard(ctx, log, rc, func(*dashboard.State) {})
+	return err
+}
+
+// syncPush refreshes the dashboard and runs pinbot sync on the default
+// branch's new head, opening (or updating) the one pull request that
+// carries its edits; when the configuration agrees with the ADRs, an open
+// sync pull request is closed.
 func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j job) Decision {
 	dec := Decision{Repo: j.owner + "/" + j.repo, Verdict: "sync"}
 	src, _, err := s.source(j)
@@ -46,6 +62,14 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j job) Decision
 	if err := errors.Join(rules.Errors...); err != nil {
 		dec.Err = fmt.Errorf("not syncing on rules pinbot could not read: %w", err)
 		return dec
+	}
+	if rules.Config.Dashboard {
+		// The dashboard follows the ADRs of the default branch: it is
+		// created with the first pin and its rows change when a pin is
+		// added, moved or superseded.
+		if err := s.refreshDashboard(ctx, log, &repoCtx{gh: src.GH, src: src, owner: j.owner, repo: j.repo, ref: j.ref, sha: j.head, rules: rules}); err != nil {
+			log.Error("refreshing the dashboard", "err", err)
+		}
 	}
 	cfg := rules.Config.Sync
 	if !cfg.PullRequests || (!cfg.Dependabot && !cfg.Renovate) {

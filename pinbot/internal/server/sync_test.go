@@ -17,8 +17,9 @@ const (
 
 // TestSyncPullRequest: an ADR merged on the default branch makes pinbot
 // open one pull request writing the pins into dependabot.yml and
-// renovate.json; the next ADR change updates the same pull request; a
-// redelivery changes nothing; superseding every pin closes it.
+// renovate.json, and create the dashboard; the next ADR change updates the
+// same pull request and edits the dashboard once; a redelivery changes
+// nothing; configuration that agrees closes the pull request.
 func TestSyncPullRequest(t *testing.T) {
 	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
@@ -57,10 +58,20 @@ func TestSyncPullRequest(t *testing.T) {
 		t.Errorf("sync pull request body:\n%s", prs[0].Body)
 	}
 
-	// The same push again (a redelivery): still one pull request.
+	// The push also created the dashboard, from the ADRs of main.
+	board, _ := theDashboard(t, r)
+	if !strings.Contains(board.Body, "| `kopf` `1.40.1` (pip) |") || board.Edits != 0 {
+		t.Errorf("dashboard after the first push (%d edits):\n%s", board.Edits, board.Body)
+	}
+
+	// The same push again (a redelivery): still one pull request, and the
+	// dashboard is not edited.
 	h.deliver(push)
 	if n := len(syncPRs()); n != 1 {
 		t.Fatalf("%d sync pull requests after a redelivery", n)
+	}
+	if again, _ := theDashboard(t, r); again.Edits != 0 {
+		t.Errorf("a redelivery edited the dashboard %d times", again.Edits)
 	}
 
 	// A second ADR: the same pull request carries both pins.
@@ -69,6 +80,9 @@ func TestSyncPullRequest(t *testing.T) {
 	prs = syncPRs()
 	if len(prs) != 1 || prs[0].State != "open" {
 		t.Fatalf("sync pull requests after the second ADR: %+v", prs)
+	}
+	if again, _ := theDashboard(t, r); again.Number != board.Number || again.Edits != 1 || !strings.Contains(again.Body, "| `requests` `2.31.0` (pip) |") {
+		t.Errorf("dashboard after the second ADR (#%d, %d edits):\n%s", again.Number, again.Edits, again.Body)
 	}
 	dep = string(r.FileAt(server.SyncBranch, ".github/dependabot.yml"))
 	if !strings.Contains(dep, "dependency-name: \"kopf\"") || !strings.Contains(dep, "pins 2.31.0 until psf/requests#6000 is fixed\n      - dependency-name: \"requests\"") {
@@ -94,5 +108,29 @@ func TestSyncPullRequest(t *testing.T) {
 	h.deliver(r.PushDelivery("main", readme, merged, githubtest.Author{Name: "Alice", Email: "alice@example.com"}))
 	if prs = syncPRs(); len(prs) != 1 || prs[0].State != "closed" {
 		t.Errorf("after the configuration agrees: %+v", prs)
+	}
+}
+
+// TestNoDashboardWithoutPins: an ADR without pins merged on the default
+// branch creates no dashboard; the first pin does.
+func TestNoDashboardWithoutPins(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	r := sim.CreateRepo("acme", "plain", false)
+	r.Commit("main", "", map[string]string{"README.md": "plain\n"}, "Initial", githubtest.Author{})
+	h := lifeHarness(t, sim, &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)})
+	alice := githubtest.Author{Name: "Alice", Email: "alice@example.com"}
+
+	before, _ := r.Ref("refs/heads/main")
+	after := r.Commit("main", "", map[string]string{"adr/0001-record-decisions.md": "# 1. Record decisions\n\n## Status\n\nAccepted\n\n## Decision\n\nWe write ADRs.\n"}, "ADR 1", githubtest.Author{})
+	h.deliver(r.PushDelivery("main", before, after, alice))
+	if n := len(r.Issues()); n != 0 {
+		t.Fatalf("an ADR without pins made %d issues: %+v", n, r.Issues())
+	}
+
+	next := r.Commit("main", "", map[string]string{"adr/0090-requests.md": leftPadADR}, "ADR 90", githubtest.Author{})
+	h.deliver(r.PushDelivery("main", after, next, alice))
+	if board, _ := theDashboard(t, r); !strings.Contains(board.Body, "| `requests` `2.31.0` (pip) |") {
+		t.Errorf("dashboard after the first pin:\n%s", board.Body)
 	}
 }
