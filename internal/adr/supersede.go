@@ -54,6 +54,13 @@ func Supersede(old Record, oldData []byte, l Lift) (Supersession, error) {
 	if old.Title != "" {
 		name += fmt.Sprintf(" (%q)", old.Title)
 	}
+	for _, q := range old.Pins {
+		if q.Package != p.Package || (q.Ecosystem != "" && p.Ecosystem != "" && q.Ecosystem != p.Ecosystem) {
+			// The new record would carry one pin and the old one would no
+			// longer hold the others: never offer that.
+			return Supersession{}, fmt.Errorf("%s also pins %s: supersede it by hand, carrying its other pins over", name, q.Package)
+		}
+	}
 	why := fmt.Sprintf("%s pinned %s at %s", name, p.Package, p.Version)
 	if len(old.Pins) > 0 && len(p.Upstream) > 0 {
 		why += " until " + strings.Join(p.Upstream, ", ") + " was fixed"

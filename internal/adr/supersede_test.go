@@ -72,3 +72,18 @@ func TestSupersedeEachForm(t *testing.T) {
 		})
 	}
 }
+
+// TestSupersedeRefusesARecordOfSeveralPackages: the new record would pin
+// one package while the old one, superseded, would stop holding the
+// others; pinbot offers nothing and says why.
+func TestSupersedeRefusesARecordOfSeveralPackages(t *testing.T) {
+	doc := "---\nstatus: accepted\npins:\n  - {ecosystem: gomod, package: sigs.k8s.io/controller-runtime, version: v0.25.3}\n  - {ecosystem: gomod, package: k8s.io/api, version: v0.37.2}\n---\n# 3. Pin controller-runtime and k8s.io\n"
+	old, warnings := Parse("adr/0003-pin.md", []byte(doc))
+	if len(old.Pins) != 2 {
+		t.Fatalf("fixture: pins %v warnings %v", old.Pins, warnings)
+	}
+	_, err := Supersede(old, []byte(doc), Lift{Number: 4, Pin: old.Pins[0], Version: "v0.26.0"})
+	if err == nil || !strings.Contains(err.Error(), "also pins k8s.io/api: supersede it by hand") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -48,6 +48,9 @@ type State struct {
 
 // Pin is what happened to one pinned package.
 type Pin struct {
+	// Pinned is the version the ADRs pinned when this was recorded: when
+	// the pin moves (its ADR superseded), its history starts again.
+	Pinned string `json:"pinned,omitempty"`
 	// Proposed is the newest version a bot proposed, from the pull
 	// request with the highest number that moved the pin.
 	Proposed   string `json:"proposed,omitempty"`
@@ -151,6 +154,35 @@ func (s *State) pin(key string) *Pin {
 		s.Pins[key] = p
 	}
 	return p
+}
+
+// Follow makes the state follow the pins in force, given as pinned
+// version by Key: the history of a pin no ADR holds any more is dropped,
+// a pin whose version moved starts again, and upstream issues no pin
+// cites are forgotten (upstream lists the cited references).
+func (s *State) Follow(pinned map[string]string, upstream []string) {
+	for k, p := range s.Pins {
+		v, ok := pinned[k]
+		switch {
+		case !ok:
+			delete(s.Pins, k)
+		case p.Pinned != "" && p.Pinned != v:
+			s.Pins[k] = &Pin{Pinned: v}
+		default:
+			p.Pinned = v
+		}
+	}
+	if len(s.Pins) == 0 {
+		s.Pins = nil
+	}
+	for r := range s.Upstream {
+		if !slices.Contains(upstream, r) {
+			delete(s.Upstream, r)
+		}
+	}
+	if len(s.Upstream) == 0 {
+		s.Upstream = nil
+	}
 }
 
 // Get returns the state of a pin (zero when nothing happened to it).

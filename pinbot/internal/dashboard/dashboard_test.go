@@ -88,3 +88,55 @@ func TestLifting(t *testing.T) {
 		t.Error("Fixed must mean closed as completed, only")
 	}
 }
+
+// TestFollow: the state follows the pins in force.
+func TestFollow(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		pinned   map[string]string
+		upstream []string
+		want     map[string]Pin
+		wantUp   []string
+	}{
+		{"same version keeps the history", map[string]string{"pip/kopf": "1.40.1"}, []string{"nolar/kopf#1172"},
+			map[string]Pin{"pip/kopf": {Pinned: "1.40.1", Closed: []int{12}, Lifting: LiftVerified, LiftPR: 12}}, []string{"nolar/kopf#1172"}},
+		{"a moved pin starts again", map[string]string{"pip/kopf": "1.42.0"}, nil,
+			map[string]Pin{"pip/kopf": {Pinned: "1.42.0"}}, nil},
+		{"a superseded pin goes", map[string]string{"npm/left-pad": "1.3.0"}, nil,
+			map[string]Pin{}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := State{Version: Version,
+				Pins:     map[string]*Pin{"pip/kopf": {Pinned: "1.40.1", Closed: []int{12}, Lifting: LiftVerified, LiftPR: 12}},
+				Upstream: map[string]Upstream{"nolar/kopf#1172": {State: "closed", Reason: "completed"}},
+			}
+			s.Follow(tt.pinned, tt.upstream)
+			if len(s.Pins) != len(tt.want) {
+				t.Fatalf("pins %v, want %v", s.Pins, tt.want)
+			}
+			for k, w := range tt.want {
+				if d := cmp.Diff(w, s.Get(k)); d != "" {
+					t.Errorf("%s (-want +got):\n%s", k, d)
+				}
+			}
+			if len(s.Upstream) != len(tt.wantUp) {
+				t.Errorf("upstream %v, want %v", s.Upstream, tt.wantUp)
+			}
+		})
+	}
+}
+
+// TestFollowRecordsTheVersion: a pin recorded before its version was known
+// takes the version in force, and a later move resets it.
+func TestFollowRecordsTheVersion(t *testing.T) {
+	var s State
+	s.Closed("pip/kopf", 12, "1.42.0")
+	s.Follow(map[string]string{"pip/kopf": "1.40.1"}, nil)
+	if p := s.Get("pip/kopf"); p.Pinned != "1.40.1" || len(p.Closed) != 1 {
+		t.Fatalf("%+v", p)
+	}
+	s.Follow(map[string]string{"pip/kopf": "1.42.0"}, nil)
+	if p := s.Get("pip/kopf"); p.Pinned != "1.42.0" || len(p.Closed) != 0 {
+		t.Fatalf("%+v", p)
+	}
+}

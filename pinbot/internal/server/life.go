@@ -104,16 +104,28 @@ func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() st
 func (s *Server) updateDashboard(ctx context.Context, log *slog.Logger, rc *repoCtx, change func(*dashboard.State)) (dashboard.State, error) {
 	key := "dashboard:" + rc.owner + "/" + rc.repo
 	defer s.lock(key)()
+	// The state follows the pins in force (ADR 0231): a superseded pin's
+	// history goes, a moved pin's starts again.
+	pinned := map[string]string{}
+	var cited []string
+	for _, r := range render.DashboardRows(rc.rules.Pins, dashboard.State{}) {
+		pinned[r.Key] = r.Version
+		cited = append(cited, r.Upstream...)
+	}
 	render := func(st dashboard.State) string {
 		return render.Dashboard(render.DashboardInput{
 			Repo: render.Repo{Owner: rc.owner, Name: rc.repo, ServerURL: s.serverURL, BaseRef: rc.ref},
 			Pins: rc.rules.Pins, State: st, Warnings: warningsOf(rc.rules),
 		})
 	}
+	apply := func(st *dashboard.State) {
+		change(st)
+		st.Follow(pinned, cited)
+	}
 	var created dashboard.State
 	is, isNew, err := s.dashboardIssue(ctx, rc, func() string {
 		created = dashboard.State{Version: dashboard.Version}
-		change(&created)
+		apply(&created)
 		return render(created)
 	})
 	if err != nil || isNew {
@@ -126,7 +138,7 @@ func (s *Server) updateDashboard(ctx context.Context, log *slog.Logger, rc *repo
 	if err != nil {
 		return st, fmt.Errorf("dashboard #%d: %w", is.GetNumber(), err)
 	}
-	change(&st)
+	apply(&st)
 	body := render(st)
 	if body == is.GetBody() {
 		return st, nil
@@ -297,6 +309,7 @@ func (s *Server) supersession(ctx context.Context, src *source.GitHub, g *source
 		return ""
 	}
 	var out []string
+	seen := map[string]bool{}
 	next := 0
 	for _, r := range g.Rules.Records {
 		next = max(next, r.Number)
@@ -311,11 +324,13 @@ func (s *Server) supersession(ctx context.Context, src *source.GitHub, g *source
 				rec = &g.Rules.Records[i]
 			}
 		}
-		if rec == nil {
-			continue
+		if rec == nil || seen[rec.Path] {
+			continue // one supersession per record, however many files moved the pin
 		}
+		seen[rec.Path] = true
 		data, err := src.FileAt(ctx, pr.BaseSHA, rec.Path)
 		if err != nil {
+			out = append(out, fmt.Sprintf("pinbot could not read `%s` to write its supersession: %v", rec.Path, err))
 			continue
 		}
 		next++
@@ -323,6 +338,7 @@ func (s *Server) supersession(ctx context.Context, src *source.GitHub, g *source
 			Evidence: fmt.Sprintf("%s passed on #%d at %s (%s/%s/%s/pull/%d/checks)", strings.Join(checkNames(p), " and "), pr.Number, shortSHA(pr.HeadSHA), s.serverURL, src.Owner, src.Repo, pr.Number),
 			Fixed:    p.Pin.Upstream, Date: s.now()})
 		if err != nil {
+			out = append(out, fmt.Sprintf("pinbot wrote no superseding ADR: %v", err))
 			continue
 		}
 		out = append(out, render.Supersession(sup))

@@ -168,6 +168,48 @@ func TestPinLife(t *testing.T) {
 	if !strings.Contains(is.Body, "verified on #1") {
 		t.Errorf("dashboard after the verification:\n%s", is.Body)
 	}
+
+	// The team commits the supersession as pinbot wrote it and merges:
+	// the push of the ADRs makes the dashboard show the pin at its new
+	// version, its old history gone.
+	files := map[string]string{}
+	for _, c := range r.Comments(n) {
+		if strings.Contains(c.Body, "**Lift the pin.**") {
+			files = supersessionFiles(t, c.Body)
+		}
+	}
+	if len(files) != 2 {
+		t.Fatalf("supersession files: %v", files)
+	}
+	before, _ := r.Ref("refs/heads/main")
+	after := r.Commit("main", "", files, "Lift the kopf pin (ADR 84)", githubtest.Author{})
+	h.deliver(r.PushDelivery("main", before, after, githubtest.Author{Name: "Alice", Email: "alice@example.com"}))
+	is, st = theDashboard(t, r)
+	if !strings.Contains(is.Body, "| `kopf` `1.42.0` (pip) | [ADR 84: Move kopf to 1.42.0]") || strings.Contains(is.Body, "1.40.1") {
+		t.Errorf("dashboard after the lifting was merged:\n%s", is.Body)
+	}
+	if k := st.Get("pip/kopf"); k.Lifting != "" || len(k.Closed) != 0 || k.Verification != nil || len(st.Upstream) != 0 {
+		t.Errorf("state after the lifting was merged: %+v, upstream %+v", k, st.Upstream)
+	}
+}
+
+// supersessionFiles reads the files of pinbot's ready-to-commit
+// supersession from its comment: each <details> names a path in <code>
+// and holds the whole file in a code fence.
+func supersessionFiles(t *testing.T, body string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, part := range strings.Split(body, "<details><summary>")[1:] {
+		_, rest, ok := strings.Cut(part, "<code>")
+		path, rest, ok2 := strings.Cut(rest, "</code>")
+		_, rest, ok3 := strings.Cut(rest, "```\n")
+		content, _, ok4 := strings.Cut(rest, "\n```")
+		if !ok || !ok2 || !ok3 || !ok4 {
+			t.Fatalf("cannot read a file of the supersession:\n%s", part)
+		}
+		out[path] = content + "\n"
+	}
+	return out
 }
 
 // TestPinLifeVerificationFails: the reopened pull request's verification
