@@ -191,7 +191,7 @@ var pinbotChecks = map[string]check{
 			t.Errorf("replicas = %d, want 2", got)
 		}
 		if diff := cmp.Diff([]any{
-			"serve", "--listen=:8080", "--app-id=123456", "--app-slug=pinbot", "--github-url=https://api.github.com/",
+			"serve", "--listen=:8080", "--app-id=123456", "--app-slug=pinbot", "--github-url=https://api.github.com/", "--upstream-github-url=https://api.github.com/",
 			"--private-key-file=/etc/pinbot/private-key/private-key.pem",
 			"--webhook-secret-file=/etc/pinbot/webhook-secret/webhook-secret", "--workers=4", "--upstream-interval=1h",
 		}, firstContainer(t, d)["args"]); diff != "" {

@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"slices"
 	"strconv"
@@ -35,6 +36,7 @@ type serveOptions struct {
 // serveFlags are serve's command-line flags before the PINBOT_* fallbacks.
 type serveFlags struct {
 	listen, appSlug, keyFile, secretFile, ghURL, logLevel, caFile string
+	upstreamURL, upstreamTokenFile                                string
 	appID                                                         int64
 	workers                                                       int
 	dryRun                                                        bool
@@ -53,6 +55,8 @@ func addServeFlags(fs *pflag.FlagSet) *serveFlags {
 	fs.BoolVar(&f.dryRun, "dry-run", false, "decide and log, never write to GitHub (PINBOT_DRY_RUN)")
 	fs.StringVar(&f.caFile, "ca-file", "", "PEM `file` of CA certificates to trust, besides the system's, for GitHub (Enterprise Server behind a private CA) and upstream calls (PINBOT_CA_FILE)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "least severe `level` logged: debug, info, warn or error (PINBOT_LOG_LEVEL)")
+	fs.StringVar(&f.upstreamURL, "upstream-github-url", "https://api.github.com/", "REST API `base` of the pins' upstream issues; on GitHub Enterprise Server they live on github.com and are read anonymously, or with --upstream-token-file (PINBOT_UPSTREAM_GITHUB_URL)")
+	fs.StringVar(&f.upstreamTokenFile, "upstream-token-file", "", "`file` holding a token for --upstream-github-url when it is not --github-url (PINBOT_UPSTREAM_TOKEN_FILE, or the token itself in PINBOT_UPSTREAM_TOKEN)")
 	fs.DurationVar(&f.upstreamEvery, "upstream-interval", time.Hour, "how often to check the pins' upstream issues and lift the fixed ones; 0 turns the check off (PINBOT_UPSTREAM_INTERVAL)")
 	return f
 }
@@ -76,6 +80,8 @@ func (f *serveFlags) options(fs *pflag.FlagSet, getenv func(string) string) (ser
 	env("github-url", "PINBOT_GITHUB_URL", &f.ghURL)
 	env("log-level", "PINBOT_LOG_LEVEL", &f.logLevel)
 	env("ca-file", "PINBOT_CA_FILE", &f.caFile)
+	env("upstream-github-url", "PINBOT_UPSTREAM_GITHUB_URL", &f.upstreamURL)
+	env("upstream-token-file", "PINBOT_UPSTREAM_TOKEN_FILE", &f.upstreamTokenFile)
 	var err error
 	if v := getenv("PINBOT_APP_ID"); !changed(fs, "app-id") && v != "" {
 		if f.appID, err = strconv.ParseInt(v, 10, 64); err != nil {
@@ -102,7 +108,21 @@ func (f *serveFlags) options(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	o := serveOptions{listen: f.listen, upstreamEvery: f.upstreamEvery, cfg: server.Config{
 		AppID: f.appID, AppSlug: f.appSlug, GitHubURL: f.ghURL, Workers: f.workers, DryRun: f.dryRun,
+		UpstreamURL: f.upstreamURL,
 	}}
+	if u, err := url.Parse(f.upstreamURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return o, usagef("--upstream-github-url must be an http(s) API base such as https://api.github.com/, not %q", f.upstreamURL)
+	}
+	switch {
+	case f.upstreamTokenFile != "":
+		b, err := os.ReadFile(f.upstreamTokenFile)
+		if err != nil {
+			return o, usagef("reading the upstream token: %v", err)
+		}
+		o.cfg.UpstreamToken = strings.TrimSpace(string(b))
+	case getenv("PINBOT_UPSTREAM_TOKEN") != "":
+		o.cfg.UpstreamToken = strings.TrimSpace(getenv("PINBOT_UPSTREAM_TOKEN"))
+	}
 	if err := o.logLevel.UnmarshalText([]byte(f.logLevel)); err != nil || !slices.Contains([]string{"debug", "info", "warn", "error"}, strings.ToLower(f.logLevel)) {
 		return o, usagef("--log-level must be debug, info, warn or error, not %q", f.logLevel)
 	}
@@ -207,7 +227,7 @@ func serve(ctx context.Context, o serveOptions, ready chan<- string) error {
 		return fmt.Errorf("listening on %s: %w", o.listen, err)
 	}
 	hs := &http.Server{Handler: srv.Handler(), ReadHeaderTimeout: 10 * time.Second, ReadTimeout: time.Minute}
-	o.cfg.Logger.Info("serving", "addr", ln.Addr().String(), "github_url", o.cfg.GitHubURL, "app_id", o.cfg.AppID, "workers", o.cfg.Workers, "dry_run", o.cfg.DryRun)
+	o.cfg.Logger.Info("serving", "addr", ln.Addr().String(), "github_url", o.cfg.GitHubURL, "upstream_github_url", o.cfg.UpstreamURL, "app_id", o.cfg.AppID, "workers", o.cfg.Workers, "dry_run", o.cfg.DryRun)
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}

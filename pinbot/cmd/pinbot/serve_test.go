@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -88,6 +89,51 @@ func TestParseServe(t *testing.T) {
 			g := got{Listen: o.listen, URL: o.cfg.GitHubURL, Secret: string(o.cfg.WebhookSecret), AppID: o.cfg.AppID, Workers: o.cfg.Workers, DryRun: o.cfg.DryRun, Level: o.logLevel.String(), Upstream: o.upstreamEvery}
 			if diff := cmp.Diff(tt.want, g); diff != "" {
 				t.Errorf("options (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestParseServeUpstream: where the upstream issues are read, and with
+// which token (from a file or the environment, never a flag's value).
+func TestParseServeUpstream(t *testing.T) {
+	key := writeFile(t, "key.pem", "-----BEGIN RSA PRIVATE KEY-----\n")
+	token := writeFile(t, "token", "ghp_fromfile\n")
+	base := []string{"--app-id", "1", "--private-key-file", key}
+	env := map[string]string{"PINBOT_WEBHOOK_SECRET": "s"}
+	for _, tt := range []struct {
+		name             string
+		args             []string
+		env              map[string]string
+		wantURL, wantTok string
+		wantErr          string
+	}{
+		{name: "default: github.com, anonymous", wantURL: "https://api.github.com/"},
+		{name: "token from a file", args: []string{"--github-url", "https://ghe.example.com/api/v3/", "--upstream-token-file", token}, wantURL: "https://api.github.com/", wantTok: "ghp_fromfile"},
+		{name: "token and URL from the environment", env: map[string]string{"PINBOT_UPSTREAM_TOKEN": "ghp_env", "PINBOT_UPSTREAM_GITHUB_URL": "https://upstream.example/api/v3/"}, wantURL: "https://upstream.example/api/v3/", wantTok: "ghp_env"},
+		{name: "file wins over the environment's token", args: []string{"--upstream-token-file", token}, env: map[string]string{"PINBOT_UPSTREAM_TOKEN": "ghp_env"}, wantURL: "https://api.github.com/", wantTok: "ghp_fromfile"},
+		{name: "not a URL", args: []string{"--upstream-github-url", "api.github.com"}, wantErr: `--upstream-github-url must be an http(s) API base such as https://api.github.com/, not "api.github.com"`},
+		{name: "missing token file", args: []string{"--upstream-token-file", "/nonexistent/token"}, wantErr: "reading the upstream token: open /nonexistent/token"},
+		{name: "a token is not a flag", args: []string{"--upstream-token", "x"}, wantErr: "unknown flag: --upstream-token"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := parseServe(append(slices.Clone(base), tt.args...), func(k string) string {
+				if v, ok := tt.env[k]; ok {
+					return v
+				}
+				return env[k]
+			})
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.cfg.UpstreamURL != tt.wantURL || o.cfg.UpstreamToken != tt.wantTok {
+				t.Errorf("upstream %q token %q, want %q %q", o.cfg.UpstreamURL, o.cfg.UpstreamToken, tt.wantURL, tt.wantTok)
 			}
 		})
 	}
@@ -185,7 +231,10 @@ func TestServePrivateCA(t *testing.T) {
 	ca := writeFile(t, "ca.pem", string(sim.CACertPEM()))
 	env := map[string]string{"PINBOT_WEBHOOK_SECRET": sim.WebhookSecret()}
 	o, err := parseServe([]string{"--listen", "127.0.0.1:0", "--app-id", "4242", "--private-key-file", key,
-		"--github-url", sim.EnterpriseURL(), "--ca-file", ca}, func(k string) string { return env[k] })
+		"--github-url", sim.EnterpriseURL(), "--ca-file", ca,
+		// The upstream issue, read from the simulator's root as from
+		// github.com (anonymously, another client), over the same TLS.
+		"--upstream-github-url", sim.URL()}, func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -107,6 +107,7 @@ type Server struct {
 	faults        []*Fault
 	stats         Stats
 	remaining     int
+	anonRemaining int
 	deliveries    []Delivery
 	seq           int
 	archives      map[string]string // download token -> owner/repo@sha
@@ -119,6 +120,9 @@ type Stats struct {
 	Calls int
 	// NotModified counts 304 answers to conditional requests.
 	NotModified int
+	// Anonymous counts requests without a token (reads of public
+	// repositories).
+	Anonymous int
 	// TokenRequests counts POST /app/installations/{id}/access_tokens.
 	TokenRequests int
 	// ByRoute counts requests by "METHOD pattern".
@@ -165,7 +169,7 @@ func New(tb TB, opts Options) *Server {
 	s := &Server{
 		opts: opts, key: key, tb: tb, nextID: 1000,
 		repos: map[string]*Repo{}, tokens: map[string]token{}, archives: map[string]string{},
-		remaining: 5000, stats: Stats{ByRoute: map[string]int{}},
+		remaining: 5000, anonRemaining: 60, stats: Stats{ByRoute: map[string]int{}},
 	}
 	s.ts = httptest.NewUnstartedServer(s.handler())
 	if opts.TLS {

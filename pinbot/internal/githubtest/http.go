@@ -49,8 +49,13 @@ func (s *Server) handler() http.Handler {
 					c.fail(http.StatusNotFound, "Not Found")
 					return
 				}
-				perms, ok := s.authorize(c)
-				if !ok || !s.checkPermission(c, pattern, perms) {
+				if r.Header.Get("Authorization") == "" && r.Method == http.MethodGet && c.repo.Public {
+					// Anyone may read a public repository without a token,
+					// as on github.com, within the anonymous rate limit.
+					s.mu.Lock()
+					s.stats.Anonymous++
+					s.mu.Unlock()
+				} else if perms, ok := s.authorize(c); !ok || !s.checkPermission(c, pattern, perms) {
 					return
 				}
 			} else if _, ok := permissionTable[pattern]; !ok {
@@ -193,7 +198,11 @@ func (s *Server) finish(w http.ResponseWriter, r *http.Request, rec *recorder) {
 			notModified = true
 		}
 	}
-	if !strings.HasPrefix(r.URL.Path, "/app/") && !strings.HasPrefix(r.URL.Path, "/_codeload/") {
+	switch {
+	case strings.HasPrefix(r.URL.Path, "/app/") || strings.HasPrefix(r.URL.Path, "/_codeload/"):
+	case r.Header.Get("Authorization") == "":
+		s.anonymousRateHeaders(w.Header(), !notModified)
+	default:
 		s.rateHeaders(w.Header(), !notModified)
 	}
 	if notModified {
@@ -217,6 +226,22 @@ func (s *Server) rateHeaders(h http.Header, count bool) {
 	h.Set("X-RateLimit-Limit", "5000")
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(rem))
 	h.Set("X-RateLimit-Used", strconv.Itoa(5000-rem))
+	h.Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
+	h.Set("X-RateLimit-Resource", "core")
+}
+
+// anonymousRateHeaders are the rate-limit headers of requests without a
+// token: 60 an hour (per address on GitHub; per simulator here).
+func (s *Server) anonymousRateHeaders(h http.Header, count bool) {
+	s.mu.Lock()
+	if count && s.anonRemaining > 0 {
+		s.anonRemaining--
+	}
+	rem := s.anonRemaining
+	s.mu.Unlock()
+	h.Set("X-RateLimit-Limit", "60")
+	h.Set("X-RateLimit-Remaining", strconv.Itoa(rem))
+	h.Set("X-RateLimit-Used", strconv.Itoa(60-rem))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
 	h.Set("X-RateLimit-Resource", "core")
 }

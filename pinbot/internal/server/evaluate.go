@@ -255,6 +255,6 @@ func (s *Server) source(j job) (*source.GitHub, *report.Reporter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	src := &source.GitHub{GH: gh, Download: dl, Owner: j.owner, Repo: j.repo, AppID: s.cfg.AppID, Cache: s.cache, Now: s.cfg.Now}
+	src := &source.GitHub{GH: gh, UpstreamGH: s.upstream, Download: dl, Owner: j.owner, Repo: j.repo, AppID: s.cfg.AppID, Cache: s.cache, Now: s.cfg.Now}
 	return src, &report.Reporter{GH: gh, AppID: s.cfg.AppID, AppSlug: s.cfg.AppSlug}, nil
 }

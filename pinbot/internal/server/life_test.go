@@ -34,11 +34,11 @@ func (c *clock) Add(d time.Duration) {
 	c.mu.Unlock()
 }
 
-// lifeHarness is newHarness with a clock.
-func lifeHarness(t *testing.T, sim *githubtest.Server, clk *clock) *harness {
+// lifeHarness is newHarness with a clock; tune changes the configuration.
+func lifeHarness(t *testing.T, sim *githubtest.Server, clk *clock, tune ...func(*server.Config)) *harness {
 	t.Helper()
 	logs := &bytes.Buffer{}
-	srv, err := server.New(server.Config{
+	cfg := server.Config{
 		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(),
 		WebhookSecret: []byte(sim.WebhookSecret()), GitHubURL: sim.URL(), Workers: 4, Now: clk.Now,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
@@ -46,7 +46,11 @@ func lifeHarness(t *testing.T, sim *githubtest.Server, clk *clock) *harness {
 			tr.Backoff = time.Millisecond
 			tr.WriteInterval = -1
 		},
-	})
+	}
+	for _, f := range tune {
+		f(&cfg)
+	}
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -401,5 +405,49 @@ func TestLiftOnceWithTwoReplicas(t *testing.T) {
 	}
 	if _, ok := r.Ref("refs/pinbot/lift/1-upstream"); !ok {
 		t.Error("no lift lock ref")
+	}
+}
+
+// TestUpstreamOnGitHubCom: pinbot on GitHub Enterprise Server reads the
+// pins' upstream issues from github.com (another simulator here), without
+// a token: the installation's token never leaves the enterprise server.
+// The issue's closing lifts the pin as on github.com; an unreachable
+// upstream shows as unknown and lifts nothing.
+func TestUpstreamOnGitHubCom(t *testing.T) {
+	t.Parallel()
+	ghes := githubtest.New(t, githubtest.Options{})
+	dotcom := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(dotcom)
+	r := pyOperator(t, ghes)
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	h := lifeHarness(t, ghes, clk, func(c *server.Config) {
+		c.GitHubURL, c.UpstreamURL = ghes.EnterpriseURL(), dotcom.URL()
+	})
+	n := blockKopf(t, h, r)
+	is, st := theDashboard(t, r)
+	if st.Upstream["nolar/kopf#1172"].State != "open" || !strings.Contains(is.Body, "[nolar/kopf#1172](https://github.com/nolar/kopf/issues/1172) (open)") {
+		t.Errorf("upstream on the dashboard: %+v\n%s", st.Upstream, is.Body)
+	}
+	if s := dotcom.Stats(); s.Anonymous == 0 || s.Anonymous != s.Calls || s.TokenRequests != 0 {
+		t.Errorf("github.com saw %+v: want anonymous reads only", s)
+	}
+	upstreamFixed(t, h, dotcom, clk)
+	if st := r.PRState(n); st != "open" {
+		t.Fatalf("after the upstream fix on github.com the pull request is %s, want reopened", st)
+	}
+
+	// The same enterprise server with github.com out of reach.
+	ghes2 := githubtest.New(t, githubtest.Options{})
+	r2 := pyOperator(t, ghes2)
+	h2 := lifeHarness(t, ghes2, clk, func(c *server.Config) {
+		c.GitHubURL, c.UpstreamURL = ghes2.EnterpriseURL(), "http://127.0.0.1:1/"
+	})
+	n2 := blockKopf(t, h2, r2)
+	clk.Add(time.Hour + time.Minute)
+	h2.srv.CheckUpstreams(context.Background())
+	h2.deliver()
+	is, st = theDashboard(t, r2)
+	if st.Upstream["nolar/kopf#1172"].State != "unknown" || !strings.Contains(is.Body, "(unknown)") || r2.PRState(n2) != "closed" {
+		t.Errorf("an unreachable upstream: %+v, pull request %s\n%s", st.Upstream, r2.PRState(n2), is.Body)
 	}
 }

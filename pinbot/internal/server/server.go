@@ -13,8 +13,11 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/internal/version"
 	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
@@ -62,6 +65,16 @@ type Config struct {
 	// CacheBytes bounds the caches of trees, blobs, comparisons and
 	// responses (default 64 MiB).
 	CacheBytes int64
+	// UpstreamURL is the REST API base of the pins' upstream issues when
+	// they live elsewhere than GitHubURL (GitHub Enterprise Server, whose
+	// pins cite issues on github.com: "https://api.github.com/"). Empty, or
+	// equal to GitHubURL, reads them with the installation's client.
+	UpstreamURL string
+	// UpstreamToken authenticates the upstream reads (a token of the
+	// upstream server that can read public issues); empty reads them
+	// anonymously, within the anonymous rate limit (60 an hour on
+	// github.com, of which an unchanged issue's 304 costs nothing).
+	UpstreamToken string
 }
 
 // Decision is one evaluation's outcome, for logs and benchmarks.
@@ -82,8 +95,11 @@ type Decision struct {
 
 // Server is a running pinbot App.
 type Server struct {
-	cfg       Config
-	log       *slog.Logger
+	cfg Config
+	log *slog.Logger
+	// upstream reads the pins' upstream issues when they live on another
+	// server (nil: the installation's client).
+	upstream  *github.Client
 	clients   *pull.Clients
 	cache     *source.Cache
 	gather    *source.Gatherer
@@ -155,9 +171,14 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
+	upstream, err := upstreamClient(cfg)
+	if err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s = &Server{
-		cfg: cfg, log: cfg.Logger, clients: clients, cache: source.NewCache(cfg.CacheBytes * 3 / 4), gather: source.NewGatherer(4096), mem: newMemory(10000),
+		upstream: upstream,
+		cfg:      cfg, log: cfg.Logger, clients: clients, cache: source.NewCache(cfg.CacheBytes * 3 / 4), gather: source.NewGatherer(4096), mem: newMemory(10000),
 		metrics: m, cancel: cancel, locks: map[string]*prLock{}, serverURL: webURL(clients.BaseURL()),
 	}
 	s.queue = webhook.NewQueue(ctx, cfg.Workers, cfg.QueueSize, s.process)
@@ -166,6 +187,46 @@ func New(cfg Config) (*Server, error) {
 		Observe: func(event string, o webhook.Outcome) { m.delivery(event, string(o)) },
 	}
 	return s, nil
+}
+
+// upstreamClient is the client of the upstream issues, or nil when they
+// are read with the installation's client.
+func upstreamClient(cfg Config) (*github.Client, error) {
+	if cfg.UpstreamURL == "" || strings.TrimSuffix(cfg.UpstreamURL, "/") == strings.TrimSuffix(cfg.GitHubURL, "/") {
+		return nil, nil
+	}
+	u, err := url.Parse(strings.TrimSuffix(cfg.UpstreamURL, "/") + "/")
+	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		return nil, fmt.Errorf("the upstream GitHub URL %q is not an http(s) API base", cfg.UpstreamURL)
+	}
+	// The upstream's rate limit is not the installation's: its responses
+	// stay out of the rate-limit gauge, and a long wait shows the issue as
+	// unknown rather than holding an evaluation.
+	tr := &pull.Transport{Base: cfg.Transport, UserAgent: cfg.Build.UserAgent("pinbot"), MaxWait: 5 * time.Second}
+	if cfg.Tune != nil {
+		cfg.Tune(tr)
+	}
+	tr.Observe = nil
+	var rt http.RoundTripper = tr
+	if cfg.UpstreamToken != "" {
+		rt = bearer{token: cfg.UpstreamToken, base: tr}
+	}
+	gh := github.NewClient(&http.Client{Transport: rt})
+	gh.BaseURL = u
+	gh.UserAgent = cfg.Build.UserAgent("pinbot")
+	return gh, nil
+}
+
+// bearer adds a token to every request (to the upstream server only).
+type bearer struct {
+	token string
+	base  http.RoundTripper
+}
+
+func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+b.token)
+	return b.base.RoundTrip(r)
 }
 
 // webURL is the web address matching an API base: github.com for

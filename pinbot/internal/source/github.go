@@ -53,7 +53,11 @@ const maxTarball = 64 << 20
 
 // GitHub reads one repository through an installation's go-github client.
 type GitHub struct {
-	GH          *github.Client
+	GH *github.Client
+	// UpstreamGH reads the pins' upstream issues when they live on another
+	// server than GH's (GitHub Enterprise Server citing github.com); nil
+	// reads them with GH.
+	UpstreamGH  *github.Client
 	Owner, Repo string
 	// AppID is pinbot's App: its check suite is left out of "every suite
 	// completed", and its check run is Checks.Own.
@@ -409,7 +413,11 @@ func (g *GitHub) UpstreamIssue(ctx context.Context, ref string) dashboard.Upstre
 	if _, err := fmt.Sscan(num, &n); !ok || !ok2 || err != nil {
 		return dashboard.Upstream{State: "unknown", Checked: now()}
 	}
-	req, err := g.GH.NewRequest(http.MethodGet, fmt.Sprintf("repos/%s/%s/issues/%d", owner, repo, n), nil)
+	gh := g.GH
+	if g.UpstreamGH != nil {
+		gh = g.UpstreamGH
+	}
+	req, err := gh.NewRequest(http.MethodGet, fmt.Sprintf("repos/%s/%s/issues/%d", owner, repo, n), nil)
 	if err != nil {
 		return dashboard.Upstream{State: "unknown", Checked: now()}
 	}
@@ -417,7 +425,7 @@ func (g *GitHub) UpstreamIssue(ctx context.Context, ref string) dashboard.Upstre
 		req.Header.Set("If-None-Match", prev.ETag)
 	}
 	var is github.Issue
-	resp, err := g.GH.Do(ctx, req, &is)
+	resp, err := gh.Do(ctx, req, &is)
 	out := dashboard.Upstream{State: "unknown", Checked: now()}
 	switch {
 	case resp != nil && resp.StatusCode == http.StatusNotModified && cached:
