@@ -217,31 +217,27 @@ func (s *Server) finish(w http.ResponseWriter, r *http.Request, rec *recorder) {
 }
 
 func (s *Server) rateHeaders(h http.Header, count bool) {
-	s.mu.Lock()
-	if count && s.remaining > 0 {
-		s.remaining--
-	}
-	rem := s.remaining
-	s.mu.Unlock()
-	h.Set("X-RateLimit-Limit", "5000")
-	h.Set("X-RateLimit-Remaining", strconv.Itoa(rem))
-	h.Set("X-RateLimit-Used", strconv.Itoa(5000-rem))
-	h.Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
-	h.Set("X-RateLimit-Resource", "core")
+	s.limitHeaders(h, count, &s.remaining, 5000)
 }
 
 // anonymousRateHeaders are the rate-limit headers of requests without a
 // token: 60 an hour (per address on GitHub; per simulator here).
 func (s *Server) anonymousRateHeaders(h http.Header, count bool) {
+	s.limitHeaders(h, count, &s.anonRemaining, 60)
+}
+
+// limitHeaders counts a request against remaining (of limit) and writes
+// GitHub's X-RateLimit-* headers.
+func (s *Server) limitHeaders(h http.Header, count bool, remaining *int, limit int) {
 	s.mu.Lock()
-	if count && s.anonRemaining > 0 {
-		s.anonRemaining--
+	if count && *remaining > 0 {
+		*remaining--
 	}
-	rem := s.anonRemaining
+	rem := *remaining
 	s.mu.Unlock()
-	h.Set("X-RateLimit-Limit", "60")
+	h.Set("X-RateLimit-Limit", strconv.Itoa(limit))
 	h.Set("X-RateLimit-Remaining", strconv.Itoa(rem))
-	h.Set("X-RateLimit-Used", strconv.Itoa(60-rem))
+	h.Set("X-RateLimit-Used", strconv.Itoa(limit-rem))
 	h.Set("X-RateLimit-Reset", strconv.FormatInt(time.Now().Add(time.Hour).Unix(), 10))
 	h.Set("X-RateLimit-Resource", "core")
 }
