@@ -68,6 +68,8 @@ func (s *Server) handler() http.Handler {
 	}
 	route("POST /app/installations/{id}/access_tokens", false, s.accessToken)
 	route("POST /app-manifests/{code}/conversions", false, s.conversion)
+	route("GET /app/installations", false, s.listInstallations)
+	route("GET /installation/repositories", false, s.listInstallationRepos)
 	route("GET /repos/{owner}/{repo}", true, s.getRepo)
 	route("GET /repos/{owner}/{repo}/contents/{path...}", true, s.getContents)
 	route("GET /repos/{owner}/{repo}/git/trees/{sha}", true, s.getTree)

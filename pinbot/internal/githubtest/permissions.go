@@ -36,8 +36,10 @@ func write(p string) grant { return grant{perm: p, level: "write"} }
 // permissionTable is every endpoint the simulator serves with the
 // permission GitHub requires for it. Routes missing from it are refused.
 var permissionTable = map[string]need{
-	"POST /app/installations/{id}/access_tokens":                need{doc: "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app"}, // App JWT
-	"POST /app-manifests/{code}/conversions":                    need{doc: "https://docs.github.com/rest/apps/apps#create-a-github-app-from-a-manifest"},            // no authentication
+	"POST /app/installations/{id}/access_tokens":                need{doc: "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app"},                // App JWT
+	"POST /app-manifests/{code}/conversions":                    need{doc: "https://docs.github.com/rest/apps/apps#create-a-github-app-from-a-manifest"},                           // no authentication
+	"GET /app/installations":                                    need{doc: "https://docs.github.com/rest/apps/apps#list-installations-for-the-authenticated-app"},                  // App JWT
+	"GET /installation/repositories":                            need{doc: "https://docs.github.com/rest/apps/installations#list-repositories-accessible-to-the-app-installation"}, // installation token, no permission
 	"GET /repos/{owner}/{repo}":                                 needs("repos/repos#get-a-repository", read("metadata")),
 	"GET /repos/{owner}/{repo}/contents/{path...}":              needs("repos/contents#get-repository-content", read("contents")),
 	"GET /repos/{owner}/{repo}/git/trees/{sha}":                 needs("git/trees#get-a-tree", read("contents")),

@@ -26,6 +26,8 @@ type Repo struct {
 	suites     []*checkSuite
 	statuses   map[string][]*status
 	perms      map[string]string
+	// uninstalled takes the repository out of the installation's list.
+	uninstalled bool
 }
 
 type pullRequest struct {

@@ -1,0 +1,75 @@
+package githubtest
+
+import (
+	"net/http"
+	"slices"
+	"strings"
+	"time"
+)
+
+// The endpoints an App uses to find where it is installed: the App's
+// installations (with its JWT) and the repositories an installation may
+// access (with the installation's token). The simulator has one
+// installation, on every repository; Repo.Uninstall takes one out.
+
+// listInstallations is GET /app/installations: 200 with the App's
+// installations, 401 without a valid App JWT.
+func (s *Server) listInstallations(c *call) {
+	jwt, ok := strings.CutPrefix(c.r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		c.fail(http.StatusUnauthorized, "A JSON web token could not be decoded")
+		return
+	}
+	if msg := s.verifyJWT(jwt, time.Now()); msg != "" {
+		c.fail(http.StatusUnauthorized, msg)
+		return
+	}
+	account := "acme"
+	if repos := s.installedRepos(); len(repos) > 0 {
+		account = repos[0].Owner
+	}
+	id := s.opts.InstallationID
+	c.page([]obj{{
+		"id": id, "node_id": nodeID("Installation", id), "app_id": s.opts.AppID, "app_slug": s.App().Slug,
+		"target_type": "Organization", "repository_selection": "selected", "permissions": s.opts.Permissions,
+		"account": s.userJSON(c.base, User{Login: account, ID: 1000 + int64(len(account)), Type: "Organization"}),
+	}}, nil)
+}
+
+// listInstallationRepos is GET /installation/repositories: the
+// repositories the token's installation may access, wrapped as GitHub
+// wraps them ({"total_count", "repository_selection", "repositories"}).
+func (s *Server) listInstallationRepos(c *call) {
+	if _, ok := s.authorize(c); !ok {
+		return
+	}
+	repos := s.installedRepos()
+	items := make([]obj, 0, len(repos))
+	for _, r := range repos {
+		items = append(items, r.repoJSON(c.base))
+	}
+	c.page(items, func(page []obj) any {
+		return obj{"total_count": len(items), "repository_selection": "selected", "repositories": page}
+	})
+}
+
+// installedRepos are the installation's repositories, by full name.
+func (s *Server) installedRepos() []*Repo {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []*Repo
+	for _, r := range s.repos {
+		if !r.uninstalled {
+			out = append(out, r)
+		}
+	}
+	slices.SortFunc(out, func(a, b *Repo) int { return strings.Compare(a.FullName(), b.FullName()) })
+	return out
+}
+
+// Uninstall removes the repository from the installation's repositories.
+func (r *Repo) Uninstall() {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	r.uninstalled = true
+}
