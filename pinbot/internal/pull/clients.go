@@ -42,6 +42,7 @@ type Clients struct {
 
 	mu      sync.Mutex
 	clients map[int64]*installation
+	app     *github.Client
 }
 
 type installation struct {
@@ -75,6 +76,33 @@ func (c *Clients) For(installation int64) (*github.Client, error) {
 		return nil, err
 	}
 	return in.gh, nil
+}
+
+// App returns a client authenticated as the App itself (a JWT signed with
+// its key), for the endpoints about the App: its installations.
+func (c *Clients) App() (*github.Client, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.app != nil {
+		return c.app, nil
+	}
+	tr := &Transport{Base: c.cfg.Base, UserAgent: c.cfg.UserAgent}
+	if c.cfg.Tune != nil {
+		c.cfg.Tune(tr)
+	}
+	atr, err := ghinstallation.NewAppsTransport(tr, c.cfg.AppID, c.cfg.PrivateKey)
+	if err != nil {
+		return nil, fmt.Errorf("creating the App's JWT source: %w", err)
+	}
+	atr.BaseURL = strings.TrimSuffix(c.base.String(), "/")
+	gh := github.NewClient(&http.Client{Transport: atr})
+	base := *c.base
+	gh.BaseURL = &base
+	if c.cfg.UserAgent != "" {
+		gh.UserAgent = c.cfg.UserAgent
+	}
+	c.app = gh
+	return gh, nil
 }
 
 // Download returns the installation's client for download hosts GitHub

@@ -471,11 +471,77 @@ func (s *Server) dashboardEdited(ctx context.Context, log *slog.Logger, j job) D
 	return dec
 }
 
+// discover adds to the repositories the upstream check covers those of the
+// App's installations that have a dashboard, so that a replica started
+// after a quiet repository's last delivery still lifts its pins. Each
+// repository costs one list of its issues, once per replica; a dashboard
+// created later comes with a delivery, which adds its repository anyway.
+// The installations and their repositories are listed on every check (one
+// call per installation and per hundred repositories).
+func (s *Server) discover(ctx context.Context) {
+	app, err := s.clients.App()
+	if err != nil {
+		s.log.Error("discovering dashboards", "err", err)
+		return
+	}
+	opts := &github.ListOptions{PerPage: 100}
+	for {
+		ins, resp, err := app.Apps.ListInstallations(ctx, opts)
+		if err != nil {
+			s.log.Error("listing the App's installations", "err", err)
+			return
+		}
+		for _, in := range ins {
+			s.discoverInstallation(ctx, in.GetID())
+		}
+		if resp.NextPage == 0 {
+			return
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+func (s *Server) discoverInstallation(ctx context.Context, id int64) {
+	gh, err := s.clients.For(id)
+	if err != nil {
+		s.log.Error("discovering dashboards", "installation", id, "err", err)
+		return
+	}
+	opts := &github.ListOptions{PerPage: 100}
+	for {
+		repos, resp, err := gh.Apps.ListRepos(ctx, opts)
+		if err != nil {
+			s.log.Error("listing an installation's repositories", "installation", id, "err", err)
+			return
+		}
+		for _, r := range repos.Repositories {
+			owner, name := r.GetOwner().GetLogin(), r.GetName()
+			if r.GetArchived() || s.mem.lookedAt(owner+"/"+name) {
+				continue
+			}
+			is, err := s.findDashboard(ctx, &repoCtx{gh: gh, owner: owner, repo: name})
+			if err != nil {
+				s.mem.forget(owner + "/" + name) // look again next time
+				s.log.Error("looking for a dashboard", "repo", owner+"/"+name, "err", err)
+				continue
+			}
+			if is != nil {
+				s.mem.sawRepo(owner, name, id)
+			}
+		}
+		if resp.NextPage == 0 {
+			return
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
 // CheckUpstreams reads the upstream issues of every repository this
 // replica keeps a dashboard for, and lifts the pins whose issues were
 // fixed. serve calls it every --upstream-interval on every replica; the
 // lift lock refs make one of them act (ADR 0231).
 func (s *Server) CheckUpstreams(ctx context.Context) {
+	s.discover(ctx)
 	for _, j := range s.mem.dashboards() {
 		log := s.log.With("repo", j.owner+"/"+j.repo)
 		rc, err := s.defaultBranch(ctx, j)

@@ -451,3 +451,46 @@ func TestUpstreamOnGitHubCom(t *testing.T) {
 		t.Errorf("an unreachable upstream: %+v, pull request %s\n%s", st.Upstream, r2.PRState(n2), is.Body)
 	}
 }
+
+// TestUpstreamCheckAfterRestart: a replica started after the repository's
+// last delivery finds the dashboard through the App's installations and
+// lifts the pin when the upstream issue is fixed. Repositories without a
+// dashboard are looked at once per replica, not on every check.
+func TestUpstreamCheckAfterRestart(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	plain := sim.CreateRepo("acme", "plain", false)
+	plain.Commit("main", "", map[string]string{"README.md": "plain\n"}, "Initial", githubtest.Author{})
+	old := sim.CreateRepo("acme", "archived-elsewhere", false)
+	old.Commit("main", "", map[string]string{"README.md": "x\n"}, "Initial", githubtest.Author{})
+	old.Uninstall()
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	n := blockKopf(t, lifeHarness(t, sim, clk), r)
+
+	// A new replica: no delivery has reached it.
+	fresh := lifeHarness(t, sim, clk)
+	sim.Repo("nolar", "kopf").CloseIssue(1172, "completed")
+	clk.Add(time.Hour + time.Minute)
+	lists := func() int { return sim.Stats().ByRoute["GET /repos/{owner}/{repo}/issues"] }
+	before := lists()
+	fresh.srv.CheckUpstreams(context.Background())
+	fresh.deliver()
+	if st := r.PRState(n); st != "open" {
+		t.Fatalf("after the upstream fix a fresh replica left the pull request %s, want reopened", st)
+	}
+	// One list for each installed repository (gadget-operator, plain and
+	// nolar/kopf; not the uninstalled one), then the dashboard's own two
+	// (the upstream state, the lifting).
+	if first := lists() - before; first != 5 {
+		t.Errorf("issue lists on the first check: %d, want 5", first)
+	}
+	clk.Add(time.Hour + time.Minute)
+	before = lists()
+	fresh.srv.CheckUpstreams(context.Background())
+	// Only the repository with a dashboard is read again.
+	if again := lists() - before; again != 1 {
+		t.Errorf("issue lists on the second check: %d, want 1: repositories without a dashboard are looked at once", again)
+	}
+}

@@ -24,6 +24,9 @@ type memory struct {
 	// installed are the repositories deliveries came from, by full name
 	// (a few bytes each; an installation's repositories are bounded).
 	installed map[string]job
+	// looked are the installations' repositories discovery has looked at
+	// for a dashboard (one list each per replica).
+	looked map[string]bool
 }
 
 // prState is one pull request as last seen.
@@ -152,6 +155,28 @@ func (m *memory) sawRepo(owner, repo string, installation int64) {
 		m.installed = map[string]job{}
 	}
 	m.installed[owner+"/"+repo] = job{installation: installation, owner: owner, repo: repo}
+}
+
+// lookedAt reports whether a repository is known (a delivery came from
+// it, or discovery looked for its dashboard), and marks it looked at.
+func (m *memory) lookedAt(fullName string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.installed[fullName]; ok || m.looked[fullName] {
+		return true
+	}
+	if m.looked == nil {
+		m.looked = map[string]bool{}
+	}
+	m.looked[fullName] = true
+	return false
+}
+
+// forget undoes lookedAt, for a repository whose look failed.
+func (m *memory) forget(fullName string) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	delete(m.looked, fullName)
 }
 
 // dashboards lists the repositories seen, sorted.
