@@ -284,13 +284,7 @@ func (s *Server) accessToken(c *call) {
 	s.mu.Lock()
 	s.stats.TokenRequests++
 	s.mu.Unlock()
-	jwt, ok := strings.CutPrefix(c.r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
-		c.fail(http.StatusUnauthorized, "A JSON web token could not be decoded")
-		return
-	}
-	if msg := s.verifyJWT(jwt, time.Now()); msg != "" {
-		c.fail(http.StatusUnauthorized, msg)
+	if !s.appJWT(c) {
 		return
 	}
 	if c.r.PathValue("id") != strconv.FormatInt(s.opts.InstallationID, 10) {
@@ -308,6 +302,21 @@ func (s *Server) accessToken(c *call) {
 		"token": tok, "expires_at": ts(exp), "repository_selection": "selected",
 		"permissions": s.opts.Permissions,
 	})
+}
+
+// appJWT requires the request to carry a valid App JWT; it answers 401
+// and returns false otherwise.
+func (s *Server) appJWT(c *call) bool {
+	jwt, ok := strings.CutPrefix(c.r.Header.Get("Authorization"), "Bearer ")
+	if !ok {
+		c.fail(http.StatusUnauthorized, "A JSON web token could not be decoded")
+		return false
+	}
+	if msg := s.verifyJWT(jwt, time.Now()); msg != "" {
+		c.fail(http.StatusUnauthorized, msg)
+		return false
+	}
+	return true
 }
 
 // verifyJWT returns GitHub's message for a JWT it would refuse, or "".

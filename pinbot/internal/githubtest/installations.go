@@ -1,10 +1,8 @@
 package githubtest
 
 import (
-	"net/http"
 	"slices"
 	"strings"
-	"time"
 )
 
 // The endpoints an App uses to find where it is installed: the App's
@@ -15,13 +13,7 @@ import (
 // listInstallations is GET /app/installations: 200 with the App's
 // installations, 401 without a valid App JWT.
 func (s *Server) listInstallations(c *call) {
-	jwt, ok := strings.CutPrefix(c.r.Header.Get("Authorization"), "Bearer ")
-	if !ok {
-		c.fail(http.StatusUnauthorized, "A JSON web token could not be decoded")
-		return
-	}
-	if msg := s.verifyJWT(jwt, time.Now()); msg != "" {
-		c.fail(http.StatusUnauthorized, msg)
+	if !s.appJWT(c) {
 		return
 	}
 	account := "acme"
