@@ -175,6 +175,12 @@ func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j job, sr
 	if !res.Bot || len(res.Pins) == 0 || !g.Rules.Config.Dashboard {
 		return
 	}
+	if pr.DefaultBranch != "" && pr.BaseRef != pr.DefaultBranch {
+		// The dashboard shows the default branch's pins; a pull request
+		// against another branch is judged by that branch's ADRs and is
+		// not recorded there.
+		return
+	}
 	type fact struct {
 		key      string
 		proposed string

@@ -5,6 +5,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -492,5 +493,38 @@ func TestUpstreamCheckAfterRestart(t *testing.T) {
 	// Only the repository with a dashboard is read again.
 	if again := lists() - before; again != 1 {
 		t.Errorf("issue lists on the second check: %d, want 1: repositories without a dashboard are looked at once", again)
+	}
+}
+
+// TestDashboardIgnoresOtherBranches: a bot pull request against a release
+// branch is judged and closed by that branch's ADRs, but the dashboard,
+// which shows the default branch's pins, neither records it nor changes.
+func TestDashboardIgnoresOtherBranches(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	h := lifeHarness(t, sim, clk)
+	n := blockKopf(t, h, r)
+	before, st := theDashboard(t, r)
+
+	// release-1 branches from main and drops the ADR 83 pin's upstream
+	// reference: its pins differ from main's.
+	files := read(t, "pyoperator")
+	r.Commit("release-1", "main", map[string]string{"NOTES": "release 1\n"}, "Release 1", githubtest.Author{})
+	r.Commit("dependabot/uv/release-1/kopf-1.42.0", "release-1", map[string]string{
+		"pyproject.toml": strings.Replace(files["pyproject.toml"], "kopf==1.40.1", "kopf==1.42.0", 1),
+		"uv.lock":        strings.Replace(files["uv.lock"], "name = \"kopf\"\nversion = \"1.40.1\"", "name = \"kopf\"\nversion = \"1.42.0\"", 1),
+	}, dependabotKopfMsg, githubtest.Dependabot)
+	m, opened := r.OpenPR(githubtest.PROptions{Head: "dependabot/uv/release-1/kopf-1.42.0", Base: "release-1",
+		Title: "Bump kopf from 1.40.1 to 1.42.0", User: githubtest.DependabotUser})
+	h.deliver(opened, r.CompleteSuite(r.HeadSHA(m), githubtest.GitHubActions, "success"))
+	if got := r.PRState(m); got != "closed" {
+		t.Fatalf("the release branch's bump is %s, want closed (blocked)", got)
+	}
+	after, st2 := theDashboard(t, r)
+	if after.Edits != before.Edits || !slices.Equal(st2.Get("pip/kopf").Closed, []int{n}) || st.Get("pip/kopf").Proposed != st2.Get("pip/kopf").Proposed {
+		t.Errorf("a release branch's pull request changed the dashboard (%d -> %d edits): %+v", before.Edits, after.Edits, st2.Get("pip/kopf"))
 	}
 }

@@ -73,8 +73,11 @@ type prPayload struct {
 		SHA string `json:"sha"`
 	} `json:"head"`
 	Base struct {
-		Ref string `json:"ref"`
-		SHA string `json:"sha"`
+		Ref  string `json:"ref"`
+		SHA  string `json:"sha"`
+		Repo struct {
+			DefaultBranch string `json:"default_branch"`
+		} `json:"repo"`
 	} `json:"base"`
 	ChangedFiles *int `json:"changed_files"`
 	Comments     *int `json:"comments"`
@@ -83,7 +86,8 @@ type prPayload struct {
 func (p *prPayload) pullRequest() *source.PullRequest {
 	out := &source.PullRequest{
 		Number: p.Number, State: p.State, Author: p.User.Login, AuthorIsBot: p.User.Type == "Bot", Title: p.Title,
-		BaseRef: p.Base.Ref, BaseSHA: p.Base.SHA, HeadSHA: p.Head.SHA, ChangedFiles: -1, Comments: -1,
+		BaseRef: p.Base.Ref, BaseSHA: p.Base.SHA, HeadSHA: p.Head.SHA, DefaultBranch: p.Base.Repo.DefaultBranch,
+		ChangedFiles: -1, Comments: -1,
 	}
 	if p.Body != nil {
 		out.Body = *p.Body

@@ -68,6 +68,9 @@ type PullRequest struct {
 	BaseRef     string
 	BaseSHA     string
 	HeadSHA     string
+	// DefaultBranch is the base repository's default branch ("" when the
+	// payload did not say).
+	DefaultBranch string
 	// ChangedFiles is GitHub's count of changed files; -1 when unknown.
 	ChangedFiles int
 	// Comments is GitHub's count of issue comments; -1 when unknown.
