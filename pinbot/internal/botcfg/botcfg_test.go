@@ -248,6 +248,11 @@ func TestMalformed(t *testing.T) {
 	if _, _, err := botcfg.Dependabot("dependabot.yml", []byte("version: 2\nupdates: [\n"), rules); err == nil || !strings.Contains(err.Error(), "dependabot.yml: parsing YAML") {
 		t.Errorf("broken YAML: %v", err)
 	}
+	// YAML breaks lines at a lone carriage return; the splicing would edit
+	// other lines than the parser names (found by FuzzDependabot).
+	if _, _, err := botcfg.Dependabot("dependabot.yml", []byte("version: 2\nupdates:\r  - package-ecosystem: npm\n    directory: /\n"), rules); err == nil || !strings.Contains(err.Error(), "dependabot.yml:2: a carriage return without a line feed") {
+		t.Errorf("lone CR: %v", err)
+	}
 }
 
 // TestRenovateShapes covers the places a rule can land: an empty object,

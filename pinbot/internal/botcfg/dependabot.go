@@ -26,6 +26,9 @@ func Dependabot(name string, data []byte, rules []Rule) (out []byte, changes []s
 	if err := yaml.Unmarshal(data, &v); err != nil {
 		return nil, nil, fmt.Errorf("%s: parsing YAML: %w", name, err)
 	}
+	if err := loneCR(name, data); err != nil {
+		return nil, nil, err
+	}
 	for range maxEdits {
 		ed, msg, err := nextDependabotEdit(name, data, rules)
 		if err != nil {
@@ -34,10 +37,25 @@ func Dependabot(name string, data []byte, rules []Rule) (out []byte, changes []s
 		if ed == nil {
 			return data, changes, nil
 		}
+		if n := len(splitLines(data)); ed.from < 0 || ed.from > ed.to || ed.to > n {
+			return nil, nil, fmt.Errorf("%s: an edit of lines %d to %d of %d (a pinbot bug)", name, ed.from+1, ed.to, n)
+		}
 		data = ed.apply(data)
 		changes = append(changes, msg)
 	}
 	return nil, nil, fmt.Errorf("%s: the edits do not converge (a pinbot bug)", name)
+}
+
+// loneCR refuses a carriage return that no line feed follows: YAML reads
+// it as a line break, the line splicing does not, and the positions the
+// parser reports would name other lines than the ones edited.
+func loneCR(name string, data []byte) error {
+	for i, c := range data {
+		if c == '\r' && (i+1 == len(data) || data[i+1] != '\n') {
+			return fmt.Errorf("%s:%d: a carriage return without a line feed: pinbot edits files with LF or CRLF line endings only", name, 1+strings.Count(string(data[:i]), "\n"))
+		}
+	}
+	return nil
 }
 
 // lineEdit replaces lines [from, to) (0-based) with text.
