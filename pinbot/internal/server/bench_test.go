@@ -55,13 +55,10 @@ func benchRepo(b *testing.B, sim *githubtest.Server) *githubtest.Repo {
 // still running, so that it is evaluated to pending and stays open.
 func openBump(b *testing.B, r *githubtest.Repo, i int, user githubtest.User) (int, []githubtest.Delivery) {
 	b.Helper()
-	files := readB(b, "pyoperator")
+	files := kopfBumpFiles(b)
+	files["NOTE"] = fmt.Sprint(i)
 	branch := fmt.Sprintf("dependabot/uv/kopf-1.42.0-%d", i)
-	r.Commit(branch, "main", map[string]string{
-		"pyproject.toml": strings.Replace(files["pyproject.toml"], "kopf==1.40.1", "kopf==1.42.0", 1),
-		"uv.lock":        strings.Replace(files["uv.lock"], "name = \"kopf\"\nversion = \"1.40.1\"", "name = \"kopf\"\nversion = \"1.42.0\"", 1),
-		"NOTE":           fmt.Sprint(i),
-	}, dependabotKopfMsg, githubtest.Dependabot)
+	r.Commit(branch, "main", files, dependabotKopfMsg, githubtest.Dependabot)
 	n, opened := r.OpenPR(githubtest.PROptions{Head: branch, Title: "Bump kopf from 1.40.1 to 1.42.0", User: user})
 	return n, []githubtest.Delivery{opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success")}
 }

@@ -90,13 +90,10 @@ func bigRepo(t testing.TB, sim *githubtest.Server, life ...bool) *githubtest.Rep
 // bumpBranch pushes Dependabot's kopf bump on its own branch and opens it.
 func bumpBranch(t testing.TB, r *githubtest.Repo, i int) (int, githubtest.Delivery) {
 	t.Helper()
-	files := read(t, "pyoperator")
+	files := kopfBumpFiles(t)
+	files["NOTE"] = fmt.Sprint(i)
 	branch := fmt.Sprintf("dependabot/uv/kopf-1.42.0-%d", i)
-	r.Commit(branch, "main", map[string]string{
-		"pyproject.toml": strings.Replace(files["pyproject.toml"], "kopf==1.40.1", "kopf==1.42.0", 1),
-		"uv.lock":        strings.Replace(files["uv.lock"], "name = \"kopf\"\nversion = \"1.40.1\"", "name = \"kopf\"\nversion = \"1.42.0\"", 1),
-		"NOTE":           fmt.Sprint(i),
-	}, dependabotKopfMsg, githubtest.Dependabot)
+	r.Commit(branch, "main", files, dependabotKopfMsg, githubtest.Dependabot)
 	return r.OpenPR(githubtest.PROptions{Head: branch, Title: "Bump kopf from 1.40.1 to 1.42.0", User: githubtest.DependabotUser,
 		Body: "Bumps [kopf](https://github.com/nolar/kopf) from 1.40.1 to 1.42.0."})
 }

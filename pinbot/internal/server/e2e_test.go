@@ -134,11 +134,7 @@ Signed-off-by: dependabot[bot] <support@github.com>`
 // pyproject.toml and uv.lock, plus extra files, and opens its PR.
 func bumpKopf(t *testing.T, r *githubtest.Repo, user githubtest.User, extra map[string]string) (int, githubtest.Delivery) {
 	t.Helper()
-	files := read(t, "pyoperator")
-	files = map[string]string{
-		"pyproject.toml": strings.Replace(files["pyproject.toml"], "kopf==1.40.1", "kopf==1.42.0", 1),
-		"uv.lock":        strings.Replace(files["uv.lock"], "name = \"kopf\"\nversion = \"1.40.1\"", "name = \"kopf\"\nversion = \"1.42.0\"", 1),
-	}
+	files := kopfBumpFiles(t)
 	for k, v := range extra {
 		files[k] = v
 	}
@@ -153,6 +149,16 @@ func bumpKopf(t *testing.T, r *githubtest.Repo, user githubtest.User, extra map[
 	r.Commit(branch, "main", files, dependabotKopfMsg, author)
 	return r.OpenPR(githubtest.PROptions{Head: branch, Title: "Bump kopf from 1.40.1 to 1.42.0", User: user,
 		Body: "Bumps [kopf](https://github.com/nolar/kopf) from 1.40.1 to 1.42.0."})
+}
+
+// kopfBumpFiles are the Python operator's manifests with kopf moved from
+// 1.40.1 to 1.42.0, as Dependabot writes them.
+func kopfBumpFiles(t testing.TB) map[string]string {
+	files := read(t, "pyoperator")
+	return map[string]string{
+		"pyproject.toml": strings.Replace(files["pyproject.toml"], "kopf==1.40.1", "kopf==1.42.0", 1),
+		"uv.lock":        strings.Replace(files["uv.lock"], "name = \"kopf\"\nversion = \"1.40.1\"", "name = \"kopf\"\nversion = \"1.42.0\"", 1),
+	}
 }
 
 // want is what a scenario must leave behind on GitHub.

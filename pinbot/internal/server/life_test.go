@@ -509,14 +509,9 @@ func TestDashboardIgnoresOtherBranches(t *testing.T) {
 	n := blockKopf(t, h, r)
 	before, st := theDashboard(t, r)
 
-	// release-1 branches from main and drops the ADR 83 pin's upstream
-	// reference: its pins differ from main's.
-	files := read(t, "pyoperator")
+	// release-1 branches from main, with its ADRs.
 	r.Commit("release-1", "main", map[string]string{"NOTES": "release 1\n"}, "Release 1", githubtest.Author{})
-	r.Commit("dependabot/uv/release-1/kopf-1.42.0", "release-1", map[string]string{
-		"pyproject.toml": strings.Replace(files["pyproject.toml"], "kopf==1.40.1", "kopf==1.42.0", 1),
-		"uv.lock":        strings.Replace(files["uv.lock"], "name = \"kopf\"\nversion = \"1.40.1\"", "name = \"kopf\"\nversion = \"1.42.0\"", 1),
-	}, dependabotKopfMsg, githubtest.Dependabot)
+	r.Commit("dependabot/uv/release-1/kopf-1.42.0", "release-1", kopfBumpFiles(t), dependabotKopfMsg, githubtest.Dependabot)
 	m, opened := r.OpenPR(githubtest.PROptions{Head: "dependabot/uv/release-1/kopf-1.42.0", Base: "release-1",
 		Title: "Bump kopf from 1.40.1 to 1.42.0", User: githubtest.DependabotUser})
 	h.deliver(opened, r.CompleteSuite(r.HeadSHA(m), githubtest.GitHubActions, "success"))
