@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"github.com/kubetenant/kubetenant/internal/dependabot"
-	"github.com/kubetenant/kubetenant/pinbot/internal/ecotest"
-	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo/gitrepotest"
+	"github.com/kubetenant/kubetenant/pinbot/test/ecotest"
+	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
 )
 
 // TestEvaluateEcosystems runs every ecotest scenario through pinbot

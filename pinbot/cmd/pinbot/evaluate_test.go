@@ -13,7 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo/gitrepotest"
+	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
 )
 
 // fixture reads the files of testdata/<dir> as a map for gitrepotest.Write.

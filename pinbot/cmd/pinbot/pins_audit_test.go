@@ -9,7 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo/gitrepotest"
+	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
 )
 
 func runCLI(t *testing.T, args ...string) (string, string, int) {

@@ -11,8 +11,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/kubesample"
-	"github.com/kubetenant/kubetenant/pinbot/internal/kubesample/kubetest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/memreport"
+	"github.com/kubetenant/kubetenant/pinbot/test/kubetest"
 )
 
 var (

@@ -21,7 +21,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 // Options configures one demo run.
@@ -85,7 +85,7 @@ func Run(ctx context.Context, o Options) (err error) {
 		}
 	}()
 	out := o.Out
-	fmt.Fprintln(out, "==> pinbot: starting the GitHub simulator (pinbot/internal/githubtest) with acme/widget-operator")
+	fmt.Fprintln(out, "==> pinbot: starting the GitHub simulator (pinbot/test/githubtest) with acme/widget-operator")
 	sim := githubtest.New(tb, githubtest.Options{})
 	sim.CreateRepo("nolar", "kopf", true).AddIssue(1172, "Memory leak since 1.42", "open", time.Time{})
 	r := sim.CreateRepo("acme", "widget-operator", false)

@@ -7,7 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
-	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo/gitrepotest"
+	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
 )
 
 func TestRepo(t *testing.T) {

@@ -17,8 +17,8 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kubetenant/kubetenant/internal/memcheck"
-	"github.com/kubetenant/kubetenant/pinbot/internal/kubesample/kubetest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/sample"
+	"github.com/kubetenant/kubetenant/pinbot/test/kubetest"
 )
 
 // cp is the package's control plane: a real etcd and kube-apiserver.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 func setup(t *testing.T, maxWait time.Duration) (*githubtest.Server, *github.Client, int) {

@@ -12,9 +12,9 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 func TestApply(t *testing.T) {

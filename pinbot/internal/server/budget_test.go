@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
 	"github.com/kubetenant/kubetenant/pinbot/internal/server"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 // counting counts every HTTP request pinbot sends towards GitHub: API

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 const uvDependabot = `version: 2

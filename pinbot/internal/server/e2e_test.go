@@ -16,9 +16,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
 	"github.com/kubetenant/kubetenant/pinbot/internal/server"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 // harness is pinbot's real server handler over HTTP against the simulator.

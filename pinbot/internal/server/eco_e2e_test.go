@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/ecotest"
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/test/ecotest"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 // TestAppEcosystems opens every ecotest scenario as a pull request on the

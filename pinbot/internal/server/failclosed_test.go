@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
 	"github.com/kubetenant/kubetenant/pinbot/internal/server"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 // errored is pinbot's answer to what it cannot read: a failing check that

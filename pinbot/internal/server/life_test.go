@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
 	"github.com/kubetenant/kubetenant/pinbot/internal/server"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 // clock is a settable clock for the hourly upstream checks.

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/kubetenant/kubetenant/pinbot"
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 // Every other test in this package runs against a simulator that grants

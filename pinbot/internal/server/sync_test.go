@@ -5,8 +5,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/server"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 const (

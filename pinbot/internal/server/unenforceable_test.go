@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 // TestUnenforceablePinFailsEveryManifestPR (issue 15, item 2): an accepted

@@ -14,13 +14,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/ecotest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
 	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
+	"github.com/kubetenant/kubetenant/pinbot/test/ecotest"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 // counter counts every request sent towards GitHub (API and download host).

@@ -10,7 +10,7 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 // status is the HTTP status of a go-github error (0 when there is none).

@@ -10,7 +10,7 @@ import (
 	"github.com/bradleyfalzon/ghinstallation/v2"
 	"github.com/google/go-github/v60/github"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 // TestInstallationsEndpoints: the App lists its installations with its JWT
