@@ -228,7 +228,7 @@ test-go: test-assets build test-packages ## Run the Go tests of every module (th
 
 # Debian packages the tests need that no Go module provides: shellcheck (the
 # verify-memory action's scripts, pinbot/test/action) and iproute2 (`ip`: the
-# pod source's test hosts, pinbot/internal/kubesample). Installed when missing
+# pod source's test hosts, pinbot/internal/memory/kubesample). Installed when missing
 # (CI runs as root on Debian).
 .PHONY: test-packages
 test-packages: ## Install shellcheck and iproute2 (Debian packages) when missing.

@@ -14,9 +14,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/kubetenant/kubetenant/internal/memcheck"
-	"github.com/kubetenant/kubetenant/pinbot/internal/kubesample"
-	"github.com/kubetenant/kubetenant/pinbot/internal/memreport"
-	"github.com/kubetenant/kubetenant/pinbot/internal/sample"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memory/kubesample"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memory/memreport"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memory/sample"
 )
 
 const verifyMemoryLong = `Samples a process's memory for --duration and judges it: no sample may exceed

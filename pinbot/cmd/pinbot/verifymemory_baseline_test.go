@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/memreport"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memory/memreport"
 )
 
 // baseRun runs memprog in mode as a base with commandRules and returns its

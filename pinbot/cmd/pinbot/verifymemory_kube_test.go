@@ -10,8 +10,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/kubesample"
-	"github.com/kubetenant/kubetenant/pinbot/internal/memreport"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memory/kubesample"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memory/memreport"
 	"github.com/kubetenant/kubetenant/pinbot/test/kubetest"
 )
 

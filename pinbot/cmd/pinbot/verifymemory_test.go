@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/kubetenant/kubetenant/internal/memcheck"
-	"github.com/kubetenant/kubetenant/pinbot/internal/memreport"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memory/memreport"
 )
 
 // memprog builds testdata/memprog, a program with a known memory behaviour,

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/kubetenant/kubetenant/internal/version"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memory/sample"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
-	"github.com/kubetenant/kubetenant/pinbot/internal/sample"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 	"github.com/kubetenant/kubetenant/pinbot/internal/webhook"
 )

@@ -27,8 +27,8 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/kubetenant/kubetenant/internal/memcheck"
-	"github.com/kubetenant/kubetenant/pinbot/internal/memreport"
-	"github.com/kubetenant/kubetenant/pinbot/internal/sample"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memory/memreport"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memory/sample"
 )
 
 // Ways the working set is read.

@@ -17,7 +17,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/kubetenant/kubetenant/internal/memcheck"
-	"github.com/kubetenant/kubetenant/pinbot/internal/sample"
+	"github.com/kubetenant/kubetenant/pinbot/internal/memory/sample"
 	"github.com/kubetenant/kubetenant/pinbot/test/kubetest"
 )
 
