@@ -107,120 +107,31 @@ func newVerifyMemory(e env) *cobra.Command {
 }
 
 // runVerifyMemory implements 'pinbot verify-memory'; command is what follows
-// "--", if anything.
+// "--", if anything. It reads flags, samples, and writes what
+// memcheck.Conclude decided; nothing here decides an outcome.
 func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []string) error {
-	usageErr := usagef
-
-	var rules memcheck.Rules
-	var err error
-	if rules.Warmup, err = memcheck.ParseWarmup(f.warmup); err != nil {
-		return usageErr("--warmup: %v", err)
+	rules, baseline, err := parseMemoryRules(f)
+	if err != nil {
+		return err
 	}
-	if f.ceiling != "" {
-		if rules.Ceiling, err = memcheck.ParseQuantity(f.ceiling); err != nil {
-			return usageErr("--ceiling: %v", err)
-		}
-	}
-	// Against a base run the comparison judges growth; --max-growth then
-	// applies only when given.
-	if f.baseline == "" || f.maxGrowthSet {
-		if rules.MaxGrowth, err = memcheck.ParseGrowth(f.maxGrowth); err != nil {
-			return usageErr("--max-growth: %v", err)
-		}
-	}
-	var baseline memcheck.Baseline
-	if f.baseline == "" && (f.maxSlopeIncrease != "" || f.maxPeakIncrease != "") {
-		return usageErr("--max-slope-increase and --max-peak-increase go with --baseline")
-	}
-	if f.maxSlopeIncrease != "" {
-		if baseline.MaxSlopeIncrease, err = memcheck.ParseGrowth(f.maxSlopeIncrease); err != nil {
-			return usageErr("--max-slope-increase: %v", err)
-		}
-	}
-	if f.maxPeakIncrease != "" {
-		if baseline.MaxPeakIncrease, err = memcheck.ParseIncrease(f.maxPeakIncrease); err != nil {
-			return usageErr("--max-peak-increase: %v", err)
-		}
-	}
-	if f.interval <= 0 || f.duration <= 0 {
-		return usageErr("--interval and --duration must be positive")
-	}
-	if judged := int((f.duration - rules.Warmup.Of(f.duration)) / f.interval); judged+1 < memcheck.MinSamples {
-		return usageErr("--duration %s with --interval %s and --warmup %s leaves %d samples after warm-up; the judge needs at least %d",
-			f.duration, f.interval, rules.Warmup, judged+1, memcheck.MinSamples)
-	}
-
 	var base memreport.Report
 	if f.baseline != "" {
 		if base, err = memreport.Read(f.baseline); err != nil {
-			return usageErr("--baseline: %v", err)
+			return usagef("--baseline: %v", err)
 		}
 		if err := comparable(base, f.duration, f.interval, rules.Warmup); err != nil {
-			return usageErr("--baseline: %v", err)
+			return usagef("--baseline: %v", err)
 		}
-	}
-
-	sources := 0
-	for _, set := range []bool{f.metricsURL != "", f.pid != 0, f.cgroup != "", f.pod != "", f.selector != "", len(command) > 0} {
-		if set {
-			sources++
-		}
-	}
-	if sources != 1 {
-		return usageErr("give exactly one source: --metrics-url, --pid, --cgroup, --pod, --selector or -- COMMAND")
-	}
-	if f.pod == "" && f.selector == "" && (f.container != "" || f.kubeconfig != "") {
-		return usageErr("--container and --kubeconfig go with --pod or --selector")
-	}
-	if f.metricsURL == "" && (f.tokenFile != "" || f.caFile != "" || f.insecure) {
-		return usageErr("--bearer-token-file, --ca-file and --insecure-skip-tls-verify go with --metrics-url")
 	}
 
 	// The command's output and the progress lines share stderr.
 	stderr := &lockedWriter{w: e.stderr}
-	var src sample.Source
-	var cmd *sample.Command
-	var kube *kubesample.Source
-	switch {
-	case f.pod != "" || f.selector != "":
-		if kube, err = newKubeSource(f); err != nil {
-			return usageErr("%v", err)
-		}
-		src = kube
-	case f.metricsURL != "":
-		sel, err := sample.ParseSelector(f.metric)
-		if err != nil {
-			return usageErr("--metric: %v", err)
-		}
-		m, err := sample.NewMetrics(f.metricsURL, sel, sample.MetricsOptions{TokenFile: f.tokenFile, CAFile: f.caFile, InsecureSkipVerify: f.insecure})
-		if err != nil {
-			return usageErr("%v", err)
-		}
-		src = m
-	case f.pid != 0:
-		if f.pid < 0 {
-			return usageErr("--pid %d: want a process id", f.pid)
-		}
-		p := sample.PID{Pid: f.pid}
-		// A process that is not there cannot be measured: that is exit 3
-		// and no report, not a verdict that it "ended".
-		if _, err := p.Read(ctx); errors.Is(err, sample.ErrExited) {
-			return usageErr("--pid %d: no such process", f.pid)
-		}
-		src = p
-	case f.cgroup != "":
-		c, err := sample.NewCgroup(f.cgroup)
-		if err != nil {
-			return usageErr("--cgroup: %v", err)
-		}
-		src = c
-	default:
-		cmd, err = sample.Start(command, stderr, stderr)
-		if err != nil {
-			return usageErr("%v", err)
-		}
+	src, cmd, kube, err := newMemorySource(ctx, f, command, stderr)
+	if err != nil {
+		return err
+	}
+	if cmd != nil {
 		defer cmd.Stop(5 * time.Second)
-		src = cmd
 	}
 
 	prog := newProgress(stderr, isTerminal(e.stderr), f.duration, f.interval)
@@ -254,59 +165,15 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 	if kube != nil {
 		rep.Pods = kube.Pods()
 	}
-	var v memcheck.Verdict
-	var judgeErr error
+	var against *memcheck.Against
 	if f.baseline != "" {
 		rep.Rules = rep.Rules.WithBaseline(baseline)
 		rep.Base = &memreport.Base{Report: f.baseline, Outcome: base.Outcome, Source: base.Source, Rules: base.Rules, Samples: base.Samples}
-		v, judgeErr = memcheck.Compare(base.Samples, samples, rules, baseline)
-	} else {
-		v, judgeErr = memcheck.Judge(samples, rules)
+		against = &memcheck.Against{Samples: base.Samples, Baseline: baseline}
 	}
-	if judgeErr == nil || errors.Is(judgeErr, memcheck.ErrTooFewSamples) && v.Samples > 0 {
-		if judgeErr == nil {
-			rep.Verdict = &v
-		}
-	}
-	var result error
-	ran := ""
-	if len(samples) > 0 {
-		ran = memcheck.FormatDuration(samples[len(samples)-1].Time.Sub(samples[0].Time).Round(100*time.Millisecond)) + " of the " + memcheck.FormatDuration(f.duration) + " run"
-	}
-	switch {
-	case cmd != nil && (errors.Is(runErr, sample.ErrStopped) || errors.Is(runErr, sample.ErrExited)):
-		// Either the exit was seen first, or a read found the process gone;
-		// cmd.Stop above has waited for it, so its state is known.
-		rep.Outcome, rep.Reason = memreport.Fail, fmt.Sprintf("The command ended (%s) after %s, before the verification did.", cmd.State(), ran)
-		result = exitError{codeFail}
-	case errors.Is(runErr, sample.ErrRestarted):
-		// The source's own words, without the loop's "reading SOURCE: ".
-		msg := strings.TrimPrefix(runErr.Error(), "reading "+src.String()+": ")
-		rep.Outcome, rep.Reason = memreport.Fail, sentence(strings.TrimSuffix(msg, ": "+sample.ErrRestarted.Error()))
-		result = exitError{codeFail}
-	case errors.Is(runErr, sample.ErrExited) && len(samples) == 0:
-		// Gone between the check above and the first sample: nothing was
-		// measured.
-		rep.Outcome, rep.Reason = memreport.Error, fmt.Sprintf("Process %d ended before its memory could be read.", f.pid)
-		result = fmt.Errorf("--pid %d: the process ended before its memory could be read", f.pid)
-	case errors.Is(runErr, sample.ErrExited):
-		rep.Outcome, rep.Reason = memreport.Fail, fmt.Sprintf("Process %d ended after %s, before the verification did.", f.pid, ran)
-		result = exitError{codeFail}
-	case runErr != nil && ctx.Err() != nil:
-		rep.Outcome, rep.Reason = memreport.Error, fmt.Sprintf("Interrupted after %s.", ran)
-		result = fmt.Errorf("interrupted after %s", ran)
-	case runErr != nil:
-		rep.Outcome, rep.Reason = memreport.Error, sentence(runErr.Error())
-		result = runErr
-	case judgeErr != nil:
-		rep.Outcome, rep.Reason = memreport.Error, sentence(judgeErr.Error())
-		result = judgeErr
-	case v.Pass:
-		rep.Outcome, rep.Reason = memreport.Pass, v.Reason
-	default:
-		rep.Outcome, rep.Reason = memreport.Fail, v.Reason
-		result = exitError{codeFail}
-	}
+	end, detail := ending(ctx, runErr, src, cmd, f.pid)
+	c := memcheck.Conclude(memcheck.Run{Duration: f.duration, Samples: samples, End: end, Detail: detail}, rules, against)
+	rep.Outcome, rep.Reason, rep.Verdict = c.Outcome, c.Reason, c.Verdict
 
 	if err := memreport.Write(f.report, rep); err != nil {
 		return fmt.Errorf("writing the report: %w", err)
@@ -321,6 +188,8 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 			return fmt.Errorf("appending to $GITHUB_OUTPUT: %w", err)
 		}
 	}
+	// The outcome line is the one place the result is said, an error's
+	// included: the exit status carries it out without a second message.
 	fmt.Fprintf(e.stdout, "%s: %s\nreport: %s\n", strings.ToUpper(rep.Outcome), rep.Reason,
 		strings.Join(func() []string {
 			var p []string
@@ -329,7 +198,138 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 			}
 			return p
 		}(), " "))
-	return result
+	switch rep.Outcome {
+	case memcheck.Pass:
+		return nil
+	case memcheck.Fail:
+		return exitError{codeFail}
+	}
+	return exitError{codeError}
+}
+
+// parseMemoryRules reads the rules and the comparison's allowances from the
+// flags; every error is a usage error.
+func parseMemoryRules(f verifyMemoryFlags) (rules memcheck.Rules, baseline memcheck.Baseline, err error) {
+	if rules.Warmup, err = memcheck.ParseWarmup(f.warmup); err != nil {
+		return rules, baseline, usagef("--warmup: %v", err)
+	}
+	if f.ceiling != "" {
+		if rules.Ceiling, err = memcheck.ParseQuantity(f.ceiling); err != nil {
+			return rules, baseline, usagef("--ceiling: %v", err)
+		}
+	}
+	// Against a base run the comparison judges growth; --max-growth then
+	// applies only when given.
+	if f.baseline == "" || f.maxGrowthSet {
+		if rules.MaxGrowth, err = memcheck.ParseGrowth(f.maxGrowth); err != nil {
+			return rules, baseline, usagef("--max-growth: %v", err)
+		}
+	}
+	if f.baseline == "" && (f.maxSlopeIncrease != "" || f.maxPeakIncrease != "") {
+		return rules, baseline, usagef("--max-slope-increase and --max-peak-increase go with --baseline")
+	}
+	if f.maxSlopeIncrease != "" {
+		if baseline.MaxSlopeIncrease, err = memcheck.ParseGrowth(f.maxSlopeIncrease); err != nil {
+			return rules, baseline, usagef("--max-slope-increase: %v", err)
+		}
+	}
+	if f.maxPeakIncrease != "" {
+		if baseline.MaxPeakIncrease, err = memcheck.ParseIncrease(f.maxPeakIncrease); err != nil {
+			return rules, baseline, usagef("--max-peak-increase: %v", err)
+		}
+	}
+	if f.interval <= 0 || f.duration <= 0 {
+		return rules, baseline, usagef("--interval and --duration must be positive")
+	}
+	if judged := int((f.duration - rules.Warmup.Of(f.duration)) / f.interval); judged+1 < memcheck.MinSamples {
+		return rules, baseline, usagef("--duration %s with --interval %s and --warmup %s leaves %d samples after warm-up; the judge needs at least %d",
+			f.duration, f.interval, rules.Warmup, judged+1, memcheck.MinSamples)
+	}
+	return rules, baseline, nil
+}
+
+// newMemorySource builds the one source the flags name: kube is set for
+// --pod and --selector, cmd for a started command (which the caller stops).
+func newMemorySource(ctx context.Context, f verifyMemoryFlags, command []string, stderr io.Writer) (sample.Source, *sample.Command, *kubesample.Source, error) {
+	sources := 0
+	for _, set := range []bool{f.metricsURL != "", f.pid != 0, f.cgroup != "", f.pod != "", f.selector != "", len(command) > 0} {
+		if set {
+			sources++
+		}
+	}
+	if sources != 1 {
+		return nil, nil, nil, usagef("give exactly one source: --metrics-url, --pid, --cgroup, --pod, --selector or -- COMMAND")
+	}
+	if f.pod == "" && f.selector == "" && (f.container != "" || f.kubeconfig != "") {
+		return nil, nil, nil, usagef("--container and --kubeconfig go with --pod or --selector")
+	}
+	if f.metricsURL == "" && (f.tokenFile != "" || f.caFile != "" || f.insecure) {
+		return nil, nil, nil, usagef("--bearer-token-file, --ca-file and --insecure-skip-tls-verify go with --metrics-url")
+	}
+
+	switch {
+	case f.pod != "" || f.selector != "":
+		kube, err := newKubeSource(f)
+		if err != nil {
+			return nil, nil, nil, usagef("%v", err)
+		}
+		return kube, nil, kube, nil
+	case f.metricsURL != "":
+		sel, err := sample.ParseSelector(f.metric)
+		if err != nil {
+			return nil, nil, nil, usagef("--metric: %v", err)
+		}
+		m, err := sample.NewMetrics(f.metricsURL, sel, sample.MetricsOptions{TokenFile: f.tokenFile, CAFile: f.caFile, InsecureSkipVerify: f.insecure})
+		if err != nil {
+			return nil, nil, nil, usagef("%v", err)
+		}
+		return m, nil, nil, nil
+	case f.pid != 0:
+		if f.pid < 0 {
+			return nil, nil, nil, usagef("--pid %d: want a process id", f.pid)
+		}
+		p := sample.PID{Pid: f.pid}
+		// A process that is not there cannot be measured: that is exit 3
+		// and no report, not a verdict that it "ended".
+		if _, err := p.Read(ctx); errors.Is(err, sample.ErrExited) {
+			return nil, nil, nil, usagef("--pid %d: no such process", f.pid)
+		}
+		return p, nil, nil, nil
+	case f.cgroup != "":
+		c, err := sample.NewCgroup(f.cgroup)
+		if err != nil {
+			return nil, nil, nil, usagef("--cgroup: %v", err)
+		}
+		return c, nil, nil, nil
+	default:
+		cmd, err := sample.Start(command, stderr, stderr)
+		if err != nil {
+			return nil, nil, nil, usagef("%v", err)
+		}
+		return cmd, cmd, nil, nil
+	}
+}
+
+// ending translates how the sampling loop ended (its error, from the
+// sources' sentinel errors) into the judge's terms.
+func ending(ctx context.Context, runErr error, src sample.Source, cmd *sample.Command, pid int) (memcheck.End, string) {
+	switch {
+	case runErr == nil:
+		return memcheck.Finished, ""
+	case cmd != nil && (errors.Is(runErr, sample.ErrStopped) || errors.Is(runErr, sample.ErrExited)):
+		// Either the exit was seen first, or a read found the process gone;
+		// cmd.Stop has waited for it, so its state is known.
+		return memcheck.CommandEnded, cmd.State()
+	case errors.Is(runErr, sample.ErrRestarted):
+		// The source's own words, without the loop's "reading SOURCE: ".
+		msg := strings.TrimPrefix(runErr.Error(), "reading "+src.String()+": ")
+		return memcheck.Restarted, strings.TrimSuffix(msg, ": "+sample.ErrRestarted.Error())
+	case errors.Is(runErr, sample.ErrExited):
+		return memcheck.ProcessEnded, fmt.Sprintf("Process %d", pid)
+	case ctx.Err() != nil:
+		return memcheck.Interrupted, ""
+	}
+	return memcheck.SourceFailed, runErr.Error()
 }
 
 // newKubeSource builds the --pod or --selector source.
@@ -381,18 +381,6 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
-}
-
-// sentence turns an error message into the one-sentence reason of a report.
-func sentence(s string) string {
-	if s == "" {
-		return s
-	}
-	s = strings.ToUpper(s[:1]) + s[1:]
-	if !strings.HasSuffix(s, ".") {
-		s += "."
-	}
-	return s
 }
 
 func appendFile(path, text string) error {

@@ -200,11 +200,16 @@ func TestVerifyMemoryUnreachable(t *testing.T) {
 	url := srv.URL
 	srv.Close()
 	r := verifyMemory(t, "--duration", "2s", "--interval", "100ms", "--metrics-url", url)
-	if r.code != 3 || !strings.Contains(r.stderr, "connection refused") {
-		t.Fatalf("exit %d, stderr %q; want 3 and connection refused", r.code, r.stderr)
+	if r.code != 3 || r.report.Outcome != memreport.Error {
+		t.Fatalf("exit %d, outcome %q; want 3, error\nstdout:\n%s\nstderr:\n%s", r.code, r.report.Outcome, r.stdout, r.stderr)
 	}
-	if r.report.Outcome != memreport.Error {
-		t.Errorf("report outcome %q, want error", r.report.Outcome)
+	// The source's error is said once, on the outcome line, not again by
+	// the command's error handler.
+	if n := strings.Count(r.stdout+r.stderr, "connection refused"); n != 1 {
+		t.Errorf("the source's error printed %d times, want once\nstdout:\n%s\nstderr:\n%s", n, r.stdout, r.stderr)
+	}
+	if want := "ERROR: " + r.report.Reason + "\n"; !strings.HasPrefix(r.stdout, want) || !strings.Contains(r.report.Reason, "connection refused") {
+		t.Errorf("stdout %q does not start with %q naming the refused connection", r.stdout, want)
 	}
 }
 

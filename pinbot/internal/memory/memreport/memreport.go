@@ -14,11 +14,11 @@ import (
 	"github.com/kubetenant/kubetenant/internal/memcheck"
 )
 
-// Outcomes of a verification.
+// Outcomes of a verification, as memcheck.Conclude decides them.
 const (
-	Pass  = "pass"
-	Fail  = "fail"
-	Error = "error"
+	Pass  = memcheck.Pass
+	Fail  = memcheck.Fail
+	Error = memcheck.Error
 )
 
 // Files are the names Write creates in the report folder.
