@@ -263,25 +263,32 @@ func (g *gitRepo) mergeBase(a, b string) (string, error) {
 
 // changedFile is one entry of a diff between two commits.
 type changedFile struct {
-	Status    string // added, removed, modified
+	Status    string // added, removed, modified, renamed
 	Path      string
+	Previous  string // the path at base of a renamed file
 	SHA       string // blob at head; at base for removed files
 	Additions int
 	Deletions int
 	Patch     string
 }
 
+// diff lists the files changed from base to head as GitHub's compare and
+// pull request files do: renames are detected as git does by default and
+// GitHub shows them (a file at least 50% similar to a removed one is
+// "renamed" from it, with previous_filename), copies are not.
 func (g *gitRepo) diff(base, head string) ([]changedFile, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if d, ok := g.diffs[base+".."+head]; ok {
 		return d, nil
 	}
-	out, err := g.git(nil, "diff", "--no-renames", "--no-abbrev", "--raw", "--numstat", "-z", base, head)
+	out, err := g.git(nil, "diff", "--find-renames=50%", "--no-abbrev", "--raw", "--numstat", "-z", base, head)
 	if err != nil {
 		return nil, err
 	}
-	// --raw -z: ":old new oldsha newsha status\0path\0"; numstat -z: "add\tdel\tpath\0".
+	// --raw -z: ":old new oldsha newsha status\0path\0", and for a rename
+	// ":old new oldsha newsha R086\0from\0to\0"; --numstat -z:
+	// "add\tdel\tpath\0", and for a rename "add\tdel\t\0from\0to\0".
 	parts := strings.Split(out, "\x00")
 	var files []changedFile
 	byPath := map[string]*changedFile{}
@@ -300,6 +307,12 @@ func (g *gitRepo) diff(base, head string) ([]changedFile, error) {
 				cf.Status = "added"
 			case 'D':
 				cf.Status, cf.SHA = "removed", f[2]
+			case 'R':
+				if i+1 >= len(parts) {
+					return nil, fmt.Errorf("parsing diff line %q: no new path", p)
+				}
+				i++
+				cf.Status, cf.Previous, cf.Path = "renamed", cf.Path, parts[i]
 			default:
 				cf.Status = "modified"
 			}
@@ -308,17 +321,23 @@ func (g *gitRepo) diff(base, head string) ([]changedFile, error) {
 			f := strings.SplitN(p, "\t", 3)
 			a, _ := strconv.Atoi(f[0])
 			d, _ := strconv.Atoi(f[1])
+			path := f[2]
+			if path == "" && i+2 < len(parts) {
+				// A rename: the old and the new path follow.
+				path = parts[i+2]
+				i += 2
+			}
 			if len(byPath) == 0 {
 				for j := range files {
 					byPath[files[j].Path] = &files[j]
 				}
 			}
-			if cf, ok := byPath[f[2]]; ok {
+			if cf, ok := byPath[path]; ok {
 				cf.Additions, cf.Deletions = a, d
 			}
 		}
 	}
-	patch, err := g.git(nil, "diff", "--no-renames", "-U3", base, head)
+	patch, err := g.git(nil, "diff", "--find-renames=50%", "-U3", base, head)
 	if err != nil {
 		return nil, err
 	}

@@ -360,7 +360,12 @@ func (s *Server) verifyJWT(tok string, now time.Time) string {
 	return ""
 }
 
-func (s *Server) getRepo(c *call) { c.json(http.StatusOK, c.repo.repoJSON(c.base)) }
+func (s *Server) getRepo(c *call) {
+	s.mu.Lock()
+	o := c.repo.repoJSON(c.base)
+	s.mu.Unlock()
+	c.json(http.StatusOK, o)
+}
 
 // resolve turns a branch name or sha into a commit sha.
 func (c *call) resolve(ref string) (string, bool) {
@@ -618,7 +623,7 @@ func (c *call) prRange(pr *pullRequest) (base, mergeBase string, ok bool) {
 }
 
 func (c *call) filesJSON(files []changedFile) []obj {
-	var out []obj
+	out := []obj{}
 	for _, f := range files {
 		o := obj{
 			"sha": f.SHA, "filename": f.Path, "status": f.Status, "additions": f.Additions, "deletions": f.Deletions,
@@ -629,6 +634,9 @@ func (c *call) filesJSON(files []changedFile) []obj {
 		}
 		if f.Patch != "" {
 			o["patch"] = f.Patch
+		}
+		if f.Previous != "" {
+			o["previous_filename"] = f.Previous
 		}
 		out = append(out, o)
 	}
@@ -662,7 +670,7 @@ func (c *call) pullList(list func(pr *pullRequest, base, mergeBase string) ([]ob
 }
 
 func (c *call) commitsJSON(entries []logEntry) []obj {
-	var out []obj
+	out := []obj{}
 	for _, e := range entries {
 		who := obj{"name": e.AuthorName, "email": e.AuthorEmail, "date": ts(epoch)}
 		o := obj{

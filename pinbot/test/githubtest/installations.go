@@ -1,6 +1,7 @@
 package githubtest
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -20,12 +21,25 @@ func (s *Server) listInstallations(c *call) {
 	if repos := s.installedRepos(); len(repos) > 0 {
 		account = repos[0].Owner
 	}
+	c.page([]obj{s.installationJSON(c.base, account)}, nil)
+}
+
+// installationJSON is an installation as GET /app/installations lists it,
+// with every documented field, on account (an organization).
+func (s *Server) installationJSON(base, account string) obj {
 	id := s.opts.InstallationID
-	c.page([]obj{{
+	target := User{Login: account, ID: 1000 + int64(len(account)), Type: "Organization"}
+	return obj{
 		"id": id, "node_id": nodeID("Installation", id), "app_id": s.opts.AppID, "app_slug": s.App().Slug,
-		"target_type": "Organization", "repository_selection": "selected", "permissions": s.opts.Permissions,
-		"account": s.userJSON(c.base, User{Login: account, ID: 1000 + int64(len(account)), Type: "Organization"}),
-	}}, nil)
+		"target_id": target.ID, "target_type": target.Type, "account": s.userJSON(base, target),
+		"repository_selection": "selected", "permissions": s.opts.Permissions, "events": []string{},
+		"access_tokens_url": fmt.Sprintf("%sapp/installations/%d/access_tokens", base, id),
+		"repositories_url":  base + "installation/repositories",
+		"html_url":          htmlURL(fmt.Sprintf("organizations/%s/settings/installations/%d", account, id)),
+		"created_at":        ts(epoch.AddDate(0, -6, 0)), "updated_at": ts(epoch.AddDate(0, -6, 0)),
+		"single_file_name": nil, "has_multiple_single_files": false, "single_file_paths": []string{},
+		"suspended_by": nil, "suspended_at": nil,
+	}
 }
 
 // listInstallationRepos is GET /installation/repositories: the
@@ -37,9 +51,11 @@ func (s *Server) listInstallationRepos(c *call) {
 	}
 	repos := s.installedRepos()
 	items := make([]obj, 0, len(repos))
+	s.mu.Lock()
 	for _, r := range repos {
 		items = append(items, r.repoJSON(c.base))
 	}
+	s.mu.Unlock()
 	c.page(items, func(page []obj) any {
 		return obj{"total_count": len(items), "repository_selection": "selected", "repositories": page}
 	})

@@ -3,6 +3,7 @@ package githubtest
 import (
 	"encoding/base64"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -28,10 +29,16 @@ func (s *Server) userJSON(base string, u User) obj {
 	if u.Type == "" {
 		u.Type = "User"
 	}
+	api := base + "users/" + u.Login
 	return obj{
 		"login": u.Login, "id": u.ID, "node_id": nodeID("User", u.ID), "type": u.Type, "site_admin": false,
 		"gravatar_id": "", "avatar_url": fmt.Sprintf("https://avatars.githubusercontent.com/u/%d?v=4", u.ID),
-		"url": base + "users/" + u.Login, "html_url": htmlURL(u.Login),
+		"url": api, "html_url": htmlURL(u.Login),
+		"followers_url": api + "/followers", "following_url": api + "/following{/other_user}",
+		"gists_url": api + "/gists{/gist_id}", "starred_url": api + "/starred{/owner}{/repo}",
+		"subscriptions_url": api + "/subscriptions", "organizations_url": api + "/orgs",
+		"repos_url": api + "/repos", "events_url": api + "/events{/privacy}",
+		"received_events_url": api + "/received_events",
 	}
 }
 
@@ -49,18 +56,67 @@ func (s *Server) appJSON(base string, a App) obj {
 	}
 }
 
+// repoJSON is the repository object of GitHub's REST API ("full
+// repository", GET /repos/{owner}/{repo}), which webhook payloads embed
+// too: every documented field, the URL templates included. The simulator
+// has no forks, stars, watchers, topics, license or language, so those are
+// zero, empty or null as GitHub writes them for such a repository. s.mu must
+// be held (open_issues_count counts the open issues and pull requests).
 func (r *Repo) repoJSON(base string) obj {
 	owner := User{Login: r.Owner, ID: 1000 + int64(len(r.Owner)), Type: "Organization"}
 	vis := "private"
 	if r.Public {
 		vis = "public"
 	}
-	return obj{
+	open := 0
+	for _, is := range r.issues {
+		state := is.state
+		if pr, ok := r.prs[is.number]; ok {
+			state = pr.state
+		}
+		if state == "open" {
+			open++
+		}
+	}
+	api := base + "repos/" + r.FullName()
+	o := obj{
 		"id": r.ID, "node_id": nodeID("Repository", r.ID), "name": r.Name, "full_name": r.FullName(),
 		"private": !r.Public, "visibility": vis, "owner": r.s.userJSON(base, owner), "fork": false,
-		"url": base + "repos/" + r.FullName(), "html_url": htmlURL(r.FullName()), "default_branch": r.DefaultBranch,
-		"archived": false, "disabled": false,
+		"url": api, "html_url": htmlURL(r.FullName()), "default_branch": r.DefaultBranch,
+		"description": nil, "homepage": nil, "language": nil, "license": nil, "mirror_url": nil,
+		"archived": false, "disabled": false, "is_template": false, "allow_forking": true,
+		"web_commit_signoff_required": false, "topics": []string{}, "custom_properties": obj{},
+		"has_issues": true, "has_projects": true, "has_wiki": true, "has_pages": false,
+		"has_downloads": true, "has_discussions": false,
+		"forks": 0, "forks_count": 0, "stargazers_count": 0, "watchers": 0, "watchers_count": 0,
+		"network_count": 0, "subscribers_count": 0, "size": 0,
+		"open_issues": open, "open_issues_count": open,
+		"created_at": ts(epoch.AddDate(-1, 0, 0)), "updated_at": ts(epoch), "pushed_at": ts(epoch),
+		"git_url":   "git://" + strings.TrimPrefix(htmlURL(r.FullName()), "https://") + ".git",
+		"ssh_url":   "git@github.com:" + r.FullName() + ".git",
+		"clone_url": htmlURL(r.FullName()) + ".git", "svn_url": htmlURL(r.FullName()),
 	}
+	// The API's URL templates, each under the repository's URL.
+	for k, v := range map[string]string{
+		"archive_url": "/{archive_format}{/ref}", "assignees_url": "/assignees{/user}",
+		"blobs_url": "/git/blobs{/sha}", "branches_url": "/branches{/branch}",
+		"collaborators_url": "/collaborators{/collaborator}", "comments_url": "/comments{/number}",
+		"commits_url": "/commits{/sha}", "compare_url": "/compare/{base}...{head}",
+		"contents_url": "/contents/{+path}", "contributors_url": "/contributors",
+		"deployments_url": "/deployments", "downloads_url": "/downloads", "events_url": "/events",
+		"forks_url": "/forks", "git_commits_url": "/git/commits{/sha}", "git_refs_url": "/git/refs{/sha}",
+		"git_tags_url": "/git/tags{/sha}", "hooks_url": "/hooks", "issue_comment_url": "/issues/comments{/number}",
+		"issue_events_url": "/issues/events{/number}", "issues_url": "/issues{/number}",
+		"keys_url": "/keys{/key_id}", "labels_url": "/labels{/name}", "languages_url": "/languages",
+		"merges_url": "/merges", "milestones_url": "/milestones{/number}",
+		"notifications_url": "/notifications{?since,all,participating}", "pulls_url": "/pulls{/number}",
+		"releases_url": "/releases{/id}", "stargazers_url": "/stargazers", "statuses_url": "/statuses/{sha}",
+		"subscribers_url": "/subscribers", "subscription_url": "/subscription", "tags_url": "/tags",
+		"teams_url": "/teams", "trees_url": "/git/trees{/sha}",
+	} {
+		o[k] = api + v
+	}
+	return o
 }
 
 func (r *Repo) branchJSON(base, ref, sha string, u User) obj {
@@ -224,19 +280,29 @@ func (r *Repo) issueJSON(base string, is *issue) obj {
 			comments++
 		}
 	}
+	url := r.apiURL(base, "/issues/%d", is.number)
 	o := obj{
-		"id": is.id, "node_id": nodeID("Issue", is.id), "url": r.apiURL(base, "/issues/%d", is.number),
+		"id": is.id, "node_id": nodeID("Issue", is.id), "url": url,
+		"repository_url": base + "repos/" + r.FullName(), "labels_url": url + "/labels{/name}",
+		"comments_url": url + "/comments", "events_url": url + "/events", "timeline_url": url + "/timeline",
 		"html_url": htmlURL(fmt.Sprintf("%s/issues/%d", r.FullName(), is.number)), "number": is.number,
 		"title": is.title, "state": is.state, "state_reason": reason, "closed_at": tsp(is.closedAt),
-		"user": r.s.userJSON(base, is.user), "labels": labels, "locked": false, "comments": comments,
+		"user": r.s.userJSON(base, is.user), "labels": labels, "locked": false, "active_lock_reason": nil,
+		"assignee": nil, "assignees": []obj{}, "milestone": nil, "comments": comments,
 		"created_at": ts(created), "updated_at": ts(updated), "body": body,
+		"author_association": "NONE", "performed_via_github_app": nil,
+		"reactions": obj{"url": url + "/reactions", "total_count": 0, "+1": 0, "-1": 0, "laugh": 0,
+			"hooray": 0, "confused": 0, "heart": 0, "rocket": 0, "eyes": 0},
 	}
 	if pr, ok := r.prs[is.number]; ok {
 		o["state"] = pr.state
 		o["closed_at"] = tsp(pr.closedAt)
 		o["html_url"] = htmlURL(fmt.Sprintf("%s/pull/%d", r.FullName(), is.number))
+		o["draft"] = false
 		o["pull_request"] = obj{"url": r.apiURL(base, "/pulls/%d", is.number),
-			"html_url": htmlURL(fmt.Sprintf("%s/pull/%d", r.FullName(), is.number)), "merged_at": nil}
+			"html_url": htmlURL(fmt.Sprintf("%s/pull/%d", r.FullName(), is.number)), "merged_at": nil,
+			"diff_url":  htmlURL(fmt.Sprintf("%s/pull/%d.diff", r.FullName(), is.number)),
+			"patch_url": htmlURL(fmt.Sprintf("%s/pull/%d.patch", r.FullName(), is.number))}
 	}
 	return o
 }

@@ -227,7 +227,7 @@ func (r *Repo) PushDelivery(branch, before, after string, pusher Author) Deliver
 		r.s.tb.Fatalf("push of %s: %v", branch, err)
 	}
 	base := r.s.URL()
-	var commits []obj
+	commits := []obj{}
 	for _, l := range logs {
 		files, err := r.git.diff(l.Parent, l.SHA)
 		if err != nil {
@@ -240,6 +240,9 @@ func (r *Repo) PushDelivery(branch, before, after string, pusher Author) Deliver
 				added = append(added, f.Path)
 			case "removed":
 				removed = append(removed, f.Path)
+			case "renamed":
+				// A push lists a rename as its two halves.
+				added, removed = append(added, f.Path), append(removed, f.Previous)
 			default:
 				modified = append(modified, f.Path)
 			}
