@@ -24,7 +24,7 @@ type Delivery struct {
 func (s *Server) delivery(event string, payload obj) Delivery {
 	s.seq++
 	payload["installation"] = obj{"id": s.opts.InstallationID, "node_id": nodeID("Installation", s.opts.InstallationID)}
-	body, err := json.Marshal(payload)
+	body, err := json.Marshal(arrays(payload))
 	if err != nil {
 		panic(err)
 	}

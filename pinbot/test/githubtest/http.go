@@ -256,7 +256,7 @@ func (c *call) json(status int, v any) {
 	c.w.WriteHeader(status)
 	enc := json.NewEncoder(c.w)
 	enc.SetEscapeHTML(false)
-	enc.Encode(v)
+	enc.Encode(arrays(v))
 }
 
 // authorize requires a live installation token; public repositories may be

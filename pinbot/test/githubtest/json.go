@@ -12,6 +12,49 @@ import (
 
 type obj = map[string]any
 
+// arrays returns v with every nil slice inside it (in objects, lists and
+// lists of objects) made empty, so that it encodes as [] as GitHub's
+// arrays do, never null. Every response and delivery goes through it: a
+// list built with "var out []obj" that stays empty cannot leak as null.
+func arrays(v any) any {
+	switch x := v.(type) {
+	case obj:
+		for k, e := range x {
+			x[k] = arrays(e)
+		}
+		return x
+	case []obj:
+		if x == nil {
+			return []obj{}
+		}
+		for i := range x {
+			x[i] = arrays(x[i]).(obj)
+		}
+		return x
+	case []any:
+		if x == nil {
+			return []any{}
+		}
+		for i := range x {
+			x[i] = arrays(x[i])
+		}
+		return x
+	case []string:
+		if x == nil {
+			return []string{}
+		}
+	case []int:
+		if x == nil {
+			return []int{}
+		}
+	case []int64:
+		if x == nil {
+			return []int64{}
+		}
+	}
+	return v
+}
+
 func ts(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
 func tsp(t *time.Time) any {
