@@ -460,6 +460,14 @@ $(ACTIONLINT):
 .PHONY: tools
 tools: $(CONTROLLER_GEN) $(HELM) $(STATICCHECK) $(ACTIONLINT) ## Install the pinned tools into bin/.
 
+# clean keeps the control plane in bin/k8s, 15 minutes to build cold, and
+# says so; clean-all removes it too (ADR 0291).
 .PHONY: clean
-clean: ## Remove bin/ and out/.
+clean: ## Remove out/ and bin/ except the control plane in bin/k8s (make clean-all removes it too).
+	rm -rf $(ROOT)/out
+	@if [ -d $(BIN) ]; then find $(BIN) -mindepth 1 -maxdepth 1 ! -name k8s -exec rm -rf {} +; fi
+	@if [ -d $(BIN)/k8s ]; then echo "kept $(BIN)/k8s (the control plane, about 15 minutes to rebuild); make clean-all removes it"; fi
+
+.PHONY: clean-all
+clean-all: ## Remove bin/ and out/, the control plane in bin/k8s included.
 	rm -rf $(BIN) $(ROOT)/out
