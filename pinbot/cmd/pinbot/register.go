@@ -176,7 +176,7 @@ func chartValues(app register.App, githubURL, webhookURL string) string {
 		}
 		fmt.Fprintf(&b, "  url: %s\n", u)
 	}
-	fmt.Fprintf(&b, "  privateKey:\n    secretName: %s\n  webhookSecret:\n    secretName: %s\n", secretName, secretName)
+	fmt.Fprintf(&b, "  existingSecret: %s\n", secretName)
 	if u, err := url.Parse(webhookURL); webhookURL != "" && err == nil {
 		p := u.Path
 		if p == "" {
