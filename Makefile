@@ -177,7 +177,31 @@ release-snapshot: $(CYCLONEDX_GOMOD) ## Build the release archives, SBOMs and ch
 ##@ Test
 
 .PHONY: test
-test: test-assets test-go test-charts test-images test-release test-fuzz ## Run every test of every module (with -race), the chart tests, the image tests and a short fuzz of every parser.
+test: test-tree test-assets test-go test-charts test-images test-release test-fuzz ## Run every test of every module (with -race), the chart tests, the image tests and a short fuzz of every parser.
+
+# No build output in git (ADR 0240, ADR 0292): every tracked file outside a
+# testdata/ folder is at most TREE_MAX_BYTES and not an executable binary
+# (ELF, Mach-O, PE by their magic numbers). One perl pass over `git ls-files`
+# (perl ships with git): well under a second.
+TREE_MAX_BYTES ?= 1048576
+define TREE_CHECK
+chomp; my $$f = $$_;
+next if $$f =~ m{(^|/)testdata/} || -l $$f || ! -f $$f;
+my $$s = -s $$f;
+if ($$s > $$ENV{TREE_MAX_BYTES}) { print "$$f: $$s bytes, over $$ENV{TREE_MAX_BYTES} (ADR 0240: large files stay out of git or under testdata/)\n"; $$bad++; }
+open(my $$h, "<:raw", $$f) or die "$$f: $$!\n"; read($$h, my $$b, 4096); close $$h;
+my $$m = substr($$b, 0, 4); my $$k;
+if ($$m eq "\x7fELF") { $$k = "ELF" }
+elsif (grep { $$m eq $$_ } ("\xfe\xed\xfa\xce", "\xfe\xed\xfa\xcf", "\xce\xfa\xed\xfe", "\xcf\xfa\xed\xfe", "\xca\xfe\xba\xbe")) { $$k = "Mach-O" }
+elsif (substr($$b, 0, 2) eq "MZ" && length($$b) >= 64) { my $$o = unpack("V", substr($$b, 60, 4)); $$k = "PE" if $$o + 4 <= length($$b) && substr($$b, $$o, 4) eq "PE\0\0"; }
+if ($$k) { print "$$f: an executable binary ($$k); build outputs stay out of git (ADR 0240)\n"; $$bad++; }
+END { if ($$bad) { print "make test-tree: $$bad tracked file(s) refused\n"; exit 1 } }
+endef
+export TREE_CHECK TREE_MAX_BYTES
+.PHONY: test-tree
+test-tree: ## Fail if a tracked file outside testdata/ is over 1 MiB or an executable binary.
+	@git ls-files -z | perl -0 -ne "$$TREE_CHECK"
+	@echo "==> test-tree: $$(git ls-files | wc -l) tracked files, none over $(TREE_MAX_BYTES) bytes nor an executable outside testdata/"
 
 # The release recipe for the linux platforms (the images' binaries, already
 # built: darwin cross-builds would add minutes to every `make test` and use
@@ -436,6 +460,14 @@ $(ACTIONLINT):
 .PHONY: tools
 tools: $(CONTROLLER_GEN) $(HELM) $(STATICCHECK) $(ACTIONLINT) ## Install the pinned tools into bin/.
 
+# clean keeps the control plane in bin/k8s, 15 minutes to build cold, and
+# says so; clean-all removes it too (ADR 0291).
 .PHONY: clean
-clean: ## Remove bin/ and out/.
+clean: ## Remove out/ and bin/ except the control plane in bin/k8s (make clean-all removes it too).
+	rm -rf $(ROOT)/out
+	@if [ -d $(BIN) ]; then find $(BIN) -mindepth 1 -maxdepth 1 ! -name k8s -exec rm -rf {} +; fi
+	@if [ -d $(BIN)/k8s ]; then echo "kept $(BIN)/k8s (the control plane, about 15 minutes to rebuild); make clean-all removes it"; fi
+
+.PHONY: clean-all
+clean-all: ## Remove bin/ and out/, the control plane in bin/k8s included.
 	rm -rf $(BIN) $(ROOT)/out

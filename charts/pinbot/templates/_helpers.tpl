@@ -39,6 +39,9 @@ helm.sh/chart: {{ include "pinbot.chart" . }}
 app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 app.kubernetes.io/part-of: kubetenant
+{{- with .Values.commonLabels }}
+{{ toYaml . }}
+{{- end }}
 {{- end }}
 
 {{/*
@@ -86,12 +89,25 @@ value pinbot cannot start without is missing.
 {{- if not .Values.github.appID }}
 {{- fail "github.appID is required: the GitHub App's numeric id (--app-id)" }}
 {{- end }}
-{{- if not .Values.github.privateKey.secretName }}
-{{- fail "github.privateKey.secretName is required: an existing Secret holding the App's PEM private key" }}
+{{- if not (include "pinbot.privateKeySecret" .) }}
+{{- fail "github.existingSecret is required: an existing Secret holding the App's PEM private key and the webhook secret (or github.privateKey.secretName for the key alone)" }}
 {{- end }}
-{{- if not .Values.github.webhookSecret.secretName }}
-{{- fail "github.webhookSecret.secretName is required: an existing Secret holding the webhook secret" }}
+{{- if not (include "pinbot.webhookSecret" .) }}
+{{- fail "github.existingSecret is required: an existing Secret holding the webhook secret (or github.webhookSecret.secretName for it alone)" }}
 {{- end }}
+{{- end }}
+
+{{/*
+pinbot.privateKeySecret and pinbot.webhookSecret name the Secrets the two
+files come from: github.existingSecret, unless the older per-file name
+(github.privateKey.secretName, github.webhookSecret.secretName; kept as
+aliases) is set, which wins for its file.
+*/}}
+{{- define "pinbot.privateKeySecret" -}}
+{{- .Values.github.privateKey.secretName | default .Values.github.existingSecret }}
+{{- end }}
+{{- define "pinbot.webhookSecret" -}}
+{{- .Values.github.webhookSecret.secretName | default .Values.github.existingSecret }}
 {{- end }}
 
 {{/*

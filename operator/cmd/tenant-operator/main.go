@@ -1,7 +1,7 @@
 // Command tenant-operator provisions tenants from cluster-scoped Tenant
 // resources: namespaces, owners' access, quotas, limits, network isolation
-// and, optionally, an external system. See the README's tenant-operator
-// section for the flags.
+// and, optionally, an external system. See docs/operator.md for the
+// flags, and -h for them and the exit codes.
 package main
 
 import (
@@ -39,12 +39,41 @@ var versionOut io.Writer = os.Stdout
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Getenv, os.Stderr); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			os.Exit(0)
-		}
-		fmt.Fprintf(os.Stderr, "tenant-operator: %v\n", err)
-		os.Exit(1)
+	os.Exit(exitCode(run(ctx, os.Args[1:], os.Getenv, os.Stderr), os.Stderr))
+}
+
+// exitStatus is the help's account of the exit codes exitCode gives.
+const exitStatus = `Exit status:
+  0  stopped cleanly on SIGTERM or SIGINT; -h, --help and --version
+  1  could not start (kubeconfig, API server, the provisioner's URL or CA file) or stopped on an error
+  2  a usage error: an unknown flag, a bad value or argument, flags that need one another
+`
+
+// usageError is a mistake in the command line.
+type usageError struct{ err error }
+
+func (u usageError) Error() string { return u.err.Error() }
+func (u usageError) Unwrap() error { return u.err }
+
+// usagef is a usageError with a formatted message.
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// exitCode prints err as the process's last word and returns its exit
+// code (see exitStatus). A usage error is one line and a pointer to
+// --help, as Go's tools and kubectl print, never the whole usage.
+func exitCode(err error, stderr io.Writer) int {
+	var u usageError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &u):
+		fmt.Fprintf(stderr, "tenant-operator: %v\nRun 'tenant-operator --help' for usage.\n", err)
+		return 2
+	default:
+		fmt.Fprintf(stderr, "tenant-operator: %v\n", err)
+		return 1
 	}
 }
 
@@ -96,25 +125,38 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		zapOpts       = zap.Options{Development: false}
 	)
 	zapOpts.BindFlags(fs)
-	if err := fs.Parse(args); err != nil {
+	// The flag package prints the whole usage after a parse error: it is
+	// silenced, and the usage printed only when asked for.
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	if err := fs.Parse(args); errors.Is(err, flag.ErrHelp) {
+		fs.SetOutput(stderr)
+		fmt.Fprint(stderr, "Usage: tenant-operator [flags]\n\n"+
+			"Provisions tenants from cluster-scoped Tenant resources: namespaces, owners' access, quotas,\n"+
+			"limits, network isolation and, optionally, an external system (docs/operator.md).\n\nFlags:\n")
+		fs.PrintDefaults()
+		fmt.Fprint(stderr, "\n"+exitStatus)
 		return err
+	} else if err != nil {
+		return usageError{err}
 	}
+	fs.SetOutput(stderr)
 	info := version.Get()
 	if *showVersion {
 		_, err := fmt.Fprintf(versionOut, "tenant-operator %s\n", info)
 		return err
 	}
 	if fs.NArg() > 0 {
-		return fmt.Errorf("unexpected arguments %q", fs.Args())
+		return usagef("unexpected arguments %q", fs.Args())
 	}
 	if *concurrency < 1 {
-		return fmt.Errorf("--max-concurrent-reconciles must be at least 1, got %d", *concurrency)
+		return usagef("--max-concurrent-reconciles must be at least 1, got %d", *concurrency)
 	}
 	if *resync <= 0 {
-		return fmt.Errorf("--resync-period must be positive, got %s", *resync)
+		return usagef("--resync-period must be positive, got %s", *resync)
 	}
 	if *minRetry <= 0 || *maxRetry < *minRetry {
-		return fmt.Errorf("--min-retry-delay (%s) must be positive and at most --max-retry-delay (%s)", *minRetry, *maxRetry)
+		return usagef("--min-retry-delay (%s) must be positive and at most --max-retry-delay (%s)", *minRetry, *maxRetry)
 	}
 	// Every controller goroutine logs: writes to stderr are serialized, as
 	// an *os.File needs no lock but any other writer does.
@@ -139,9 +181,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		}
 		prov = c
 	} else if *provTokenFile != "" {
-		return errors.New("--provisioner-token-file needs --provisioner-url")
+		return usagef("--provisioner-token-file needs --provisioner-url")
 	} else if *provCAFile != "" {
-		return errors.New("--provisioner-ca-file needs --provisioner-url")
+		return usagef("--provisioner-ca-file needs --provisioner-url")
 	}
 
 	cfg, err := ctrl.GetConfig()

@@ -30,7 +30,7 @@ type check func(t *testing.T, objs map[string]*unstructured.Unstructured)
 // without an entry fails TestChartTemplate, so no scenario goes unchecked.
 var operatorChecks = map[string]check{
 	"": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Role", "RoleBinding", "Service", "ServiceAccount")
+		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount")
 		d := objs["Deployment/ops-tenant-operator"]
 		if got := nested[int64](t, d, "spec", "replicas"); got != 2 {
 			t.Errorf("replicas = %d, want 2", got)
@@ -91,7 +91,7 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/metrics-off-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Role", "RoleBinding", "ServiceAccount")
+		wantKinds(t, objs, "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "ServiceAccount")
 		d := objs["Deployment/ops-tenant-operator"]
 		wantArgs(t, d, []string{"--metrics-bind-address=0"})
 		for _, p := range nested[[]any](t, d, "spec", "template", "spec", "containers")[0].(map[string]any)["ports"].([]any) {
@@ -101,7 +101,7 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/servicemonitor-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Role", "RoleBinding", "Service", "ServiceAccount", "ServiceMonitor")
+		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount", "ServiceMonitor")
 		sm := objs["ServiceMonitor/ops-tenant-operator"]
 		if sm.GetLabels()["release"] != "prometheus" {
 			t.Errorf("ServiceMonitor labels = %v, want release=prometheus among them", sm.GetLabels())
@@ -129,7 +129,8 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/extrarules-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Service", "ServiceAccount")
+		// podDisruptionBudget.enabled with one replica renders no PDB.
+		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Service", "ServiceAccount")
 		d := objs["Deployment/ops-tenant-operator"]
 		wantArgs(t, d, []string{"--leader-elect=false"})
 		if got := nested[int64](t, d, "spec", "replicas"); got != 1 {
@@ -137,9 +138,6 @@ var operatorChecks = map[string]check{
 		}
 		extra := []any{map[string]any{"apiGroups": []any{""}, "resources": []any{"configmaps"}, "resourceNames": []any{"tenant-defaults"}, "verbs": []any{"get"}}}
 		wantRules(t, objs["ClusterRole/ops-tenant-operator"], append(valuesRules(t, "rbac", "rules"), extra...))
-		if got := nested[int64](t, objs["PodDisruptionBudget/ops-tenant-operator"], "spec", "maxUnavailable"); got != 1 {
-			t.Errorf("PDB maxUnavailable = %d, want 1", got)
-		}
 	},
 	"ci/provisioner-ca-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
 		d := objs["Deployment/ops-tenant-operator"]
@@ -179,7 +177,7 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/no-crds-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "Deployment", "Role", "RoleBinding", "Service", "ServiceAccount")
+		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount")
 	},
 }
 
@@ -359,7 +357,7 @@ func TestChartRequiredValues(t *testing.T) {
 	}{
 		{"pinbot without values", release{Chart: pinbotChart, Name: "bot", Namespace: pinbotNS}, "github.appID is required"},
 		{"pinbot without the webhook Secret", release{Chart: pinbotChart, Name: "bot", Namespace: pinbotNS,
-			Set: []string{"github.appID=1", "github.privateKey.secretName=k"}}, "github.webhookSecret.secretName is required"},
+			Set: []string{"github.appID=1", "github.privateKey.secretName=k"}}, "github.existingSecret is required: an existing Secret holding the webhook secret"},
 		{"two operators without leader election", release{Chart: operatorChart, Name: "ops", Namespace: operatorNS,
 			Set: []string{"leaderElection.enabled=false"}}, "replicaCount is 2 but leaderElection.enabled is false"},
 		{"ServiceMonitor without metrics", release{Chart: operatorChart, Name: "ops", Namespace: operatorNS,

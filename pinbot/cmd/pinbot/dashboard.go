@@ -28,6 +28,7 @@ func newDashboard(e env) *cobra.Command {
 	}
 	repo := cmd.Flags().String("repo", ".", "repository `dir`ectory (its work tree)")
 	output := cmd.Flags().StringP("output", "o", "markdown", "output `format`: markdown or json")
+	completeValues(cmd, "output", markdownOrJSON)
 	ghRepo := cmd.Flags().String("github-repo", "", "`owner/name` to link the ADRs to on github.com (none: cite by path)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return runDashboard(e, *repo, *output, *ghRepo) }
 	return cmd
@@ -41,7 +42,7 @@ type dashboardOutput struct {
 }
 
 func runDashboard(e env, repo, output, ghRepo string) error {
-	if err := oneOf("output", output, "markdown", "json"); err != nil {
+	if err := oneOf("output", output, markdownOrJSON...); err != nil {
 		return err
 	}
 	if fi, err := os.Stat(repo); err != nil {

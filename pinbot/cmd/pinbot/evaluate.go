@@ -76,6 +76,7 @@ error (a bad flag, an unreadable --pr or --checks file: no verdict).`,
 	fs.StringVar(&f.pr, "pr", "", "`file` with the JSON of GET /repos/{owner}/{repo}/pulls/{number}")
 	fs.StringVar(&f.checks, "checks", "", "`file` with the JSON of GET /repos/{owner}/{repo}/commits/{ref}/check-runs")
 	fs.StringVarP(&f.output, "output", "o", "table", "output `format`: table or json")
+	completeValues(cmd, "output", tableOrJSON)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		return runEvaluate(cmd.Context(), e, f)
 	}
@@ -90,7 +91,7 @@ func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
 	if f.base == "" || f.head == "" {
 		return usagef("--base and --head are required")
 	}
-	if err := oneOf("output", f.output, "table", "json"); err != nil {
+	if err := oneOf("output", f.output, tableOrJSON...); err != nil {
 		return err
 	}
 	// Files named on the command line are read before anything is decided:

@@ -158,6 +158,20 @@ func noArgs(_ *cobra.Command, args []string) error {
 	return nil
 }
 
+// Output formats of -o, checked by oneOf and offered by shell completion.
+var (
+	tableOrJSON    = []string{"table", "json"}
+	markdownOrJSON = []string{"markdown", "json"}
+)
+
+// completeValues offers a flag's allowed values to shell completion
+// (`pinbot pins -o <TAB>`), as kubectl and gh do for -o.
+func completeValues(cmd *cobra.Command, flag string, values []string) {
+	if err := cmd.RegisterFlagCompletionFunc(flag, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)); err != nil {
+		panic(err) // the flag is not defined: a programming error
+	}
+}
+
 // oneOf checks a flag's value against its allowed values.
 func oneOf(flag, value string, allowed ...string) error {
 	for _, a := range allowed {

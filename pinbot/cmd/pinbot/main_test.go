@@ -126,6 +126,21 @@ func TestCompletion(t *testing.T) {
 	if !strings.Contains(stdout, "--log-level") {
 		t.Errorf("completing \"serve --log\": %q", stdout)
 	}
+	// -o offers exactly the formats the command accepts, and no file names
+	// (directive 4: ShellCompDirectiveNoFileComp).
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"pins", "-o", ""}, "table\njson\n:4\n"},
+		{[]string{"evaluate", "--output", ""}, "table\njson\n:4\n"},
+		{[]string{"dashboard", "-o", ""}, "markdown\njson\n:4\n"},
+	} {
+		_, stdout, _ := cli(t, append([]string{"__complete"}, tt.args...)...)
+		if got, _, _ := strings.Cut(stdout, "Completion ended"); got != tt.want {
+			t.Errorf("completing %q: %q, want %q", tt.args, got, tt.want)
+		}
+	}
 }
 
 // TestVerifyMemoryMissingProcess: a --pid that does not exist cannot be

@@ -70,6 +70,7 @@ func newPins(e env) *cobra.Command {
 	}
 	repo := cmd.Flags().String("repo", ".", "repository `dir`ectory to read ADRs from (its work tree)")
 	output := cmd.Flags().StringP("output", "o", "table", "output `format`: table or json")
+	completeValues(cmd, "output", tableOrJSON)
 	doAudit := cmd.Flags().Bool("audit", false, "compare the ADRs with the manifests; exit 1 on any finding (for CI)")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		return runPins(e, *repo, *output, *doAudit)
@@ -80,7 +81,7 @@ func newPins(e env) *cobra.Command {
 // runPins lists the pins a repository's ADRs declare, read from the work
 // tree of repo with the ADR folders of its .github/pinbot.yml.
 func runPins(e env, repo, output string, doAudit bool) error {
-	if err := oneOf("output", output, "table", "json"); err != nil {
+	if err := oneOf("output", output, tableOrJSON...); err != nil {
 		return err
 	}
 	if fi, err := os.Stat(repo); err != nil {

@@ -60,7 +60,7 @@ is overwritten. For GitHub Enterprise Server, pass its API base as
 	fs.StringVar(&f.githubURL, "github-url", "https://api.github.com/", "GitHub REST API `base`, as for serve; for GitHub Enterprise Server https://HOST/api/v3/")
 	fs.StringVar(&f.webhookURL, "webhook-url", "", "`URL` GitHub delivers webhooks to: pinbot's /webhook behind your Ingress (default: none yet; the webhook stays inactive)")
 	fs.StringVar(&f.name, "name", "pinbot", "the App's `name`; on github.com names are unique across all Apps, so add your organisation's")
-	fs.StringVar(&f.out, "out", ".", "`dir`ectory to write private-key.pem, webhook-secret and values.yaml into")
+	fs.StringVar(&f.out, "out", ".", "`dir`ectory to write private-key.pem, webhook-secret and values.yaml into (made, 0700, when missing)")
 	fs.StringVar(&f.listen, "listen", "127.0.0.1:0", "`address` of the local page GitHub redirects back to; port 0 picks a free one")
 	fs.DurationVar(&f.timeout, "timeout", 10*time.Minute, "how long to wait for GitHub to send the browser back")
 	fs.BoolVar(&f.noBrowser, "no-browser", false, "print the page's address without opening a browser")
@@ -87,7 +87,16 @@ func runRegister(ctx context.Context, e env, f registerFlags) error {
 		// inactive, until pinbot is reachable.
 		m.HookAttributes.Active = false
 	}
-	if fi, err := os.Stat(f.out); err != nil {
+	// --out is made when missing, private to the user as the key will be
+	// (0700, as ssh-keygen and gh make their folders), and removed again
+	// if the registration fails while it is still empty.
+	created := false
+	if fi, err := os.Stat(f.out); errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(f.out, 0o700); err != nil {
+			return usagef("--out: %v", err)
+		}
+		created = true
+	} else if err != nil {
 		return usagef("--out: %v", err)
 	} else if !fi.IsDir() {
 		return usagef("--out %s is not a directory", f.out)
@@ -111,6 +120,9 @@ func runRegister(ctx context.Context, e env, f registerFlags) error {
 		},
 	})
 	if err != nil {
+		if created {
+			os.Remove(f.out) // only while empty: nothing was written
+		}
 		return err
 	}
 
@@ -164,7 +176,7 @@ func chartValues(app register.App, githubURL, webhookURL string) string {
 		}
 		fmt.Fprintf(&b, "  url: %s\n", u)
 	}
-	fmt.Fprintf(&b, "  privateKey:\n    secretName: %s\n  webhookSecret:\n    secretName: %s\n", secretName, secretName)
+	fmt.Fprintf(&b, "  existingSecret: %s\n", secretName)
 	if u, err := url.Parse(webhookURL); webhookURL != "" && err == nil {
 		p := u.Path
 		if p == "" {

@@ -206,11 +206,16 @@ func TestRegister(t *testing.T) {
 	}
 }
 
-// TestRegisterPersonalGitHubCom: without --org the form goes to the user's
-// new-App page; github.com's API base gives github.com's web pages.
+// TestRegisterFormURL: without --org the form goes to the user's
+// new-App page; github.com's API base gives github.com's web pages. An --out
+// that does not exist yet is made, private to the user (0700).
 func TestRegisterFormURL(t *testing.T) {
 	sim := githubtest.New(t, githubtest.Options{})
-	r := startRegister(t, "--github-url", sim.URL(), "--out", t.TempDir())
+	out := filepath.Join(t.TempDir(), "apps", "pinbot-app")
+	r := startRegister(t, "--github-url", sim.URL(), "--out", out)
+	if fi, err := os.Stat(out); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o700 {
+		t.Errorf("--out %s was not made as a 0700 folder: %v, %v", out, fi, err)
+	}
 	action, manifest, _, _ := browse(t, r.page)
 	if !strings.HasPrefix(action, sim.URL()+"settings/apps/new?state=") {
 		t.Errorf("form action %q: want the user's new-App page", action)
@@ -220,6 +225,9 @@ func TestRegisterFormURL(t *testing.T) {
 	}
 	if code := r.wait(t); code != 0 || !strings.Contains(r.stdout.String(), "The webhook is inactive") {
 		t.Errorf("exit %d:\n%s%s", code, r.stdout.String(), r.stderr.String())
+	}
+	if _, err := os.Stat(filepath.Join(out, "private-key.pem")); err != nil {
+		t.Errorf("the key was not written into the new --out: %v", err)
 	}
 }
 
@@ -251,9 +259,18 @@ func TestRegisterFailures(t *testing.T) {
 		t.Errorf("a failed registration wrote %d files", len(entries))
 	}
 
-	r = startRegister(t, "--github-url", sim.URL(), "--out", out, "--timeout", "300ms")
+	// A folder made for a registration that fails is removed again.
+	fresh := filepath.Join(out, "fresh")
+	r = startRegister(t, "--github-url", sim.URL(), "--out", fresh, "--timeout", "300ms")
 	if code := r.wait(t); code != 3 || !strings.Contains(r.stderr.String(), "no answer from GitHub in time: GitHub did not redirect to") {
 		t.Errorf("timeout: exit %d, %q", code, r.stderr.String())
+	}
+	if _, err := os.Stat(fresh); !os.IsNotExist(err) {
+		t.Errorf("the --out made for a failed registration is still there: %v", err)
+	}
+	file := filepath.Join(t.TempDir(), "a-file")
+	if err := os.WriteFile(file, nil, 0o600); err != nil {
+		t.Fatal(err)
 	}
 
 	for _, tt := range []struct {
@@ -262,7 +279,8 @@ func TestRegisterFailures(t *testing.T) {
 	}{
 		{[]string{"--github-url", "ftp://x/"}, `pinbot register: --github-url: "ftp://x/" is not an http(s) URL`},
 		{[]string{"--webhook-url", "pinbot.example.com/webhook"}, `--webhook-url "pinbot.example.com/webhook" is not an http(s) URL`},
-		{[]string{"--out", filepath.Join(out, "nope")}, "--out: stat "},
+		{[]string{"--out", file}, "--out " + file + " is not a directory"},
+		{[]string{"--out", filepath.Join(file, "below")}, "--out: "},
 	} {
 		code, _, stderr := cli(t, append([]string{"register", "--no-browser"}, tt.args...)...)
 		if code != 3 || !strings.Contains(stderr, tt.want) || !strings.Contains(stderr, "Run 'pinbot register --help' for usage.") {
