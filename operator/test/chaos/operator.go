@@ -194,7 +194,7 @@ func (o *Operator) Log() string {
 func (o *Operator) Leading() bool {
 	logs := o.Logs()
 	data, _ := os.ReadFile(logs[len(logs)-1])
-	return strings.Contains(string(data), "successfully acquired lease")
+	return strings.Contains(strings.ToLower(string(data)), "successfully acquired lease")
 }
 
 func freePort() (int, error) {
