@@ -1,6 +1,7 @@
 // Package chaos holds the tenant-operator's chaos tests (issue 25): the
-// operator binary runs as child processes against a real etcd,
-// kube-apiserver and kube-controller-manager, and the tests inject the
+// operator binary runs as child processes against a real etcd and
+// kube-apiserver (each test its own, so that a restarted or unreachable
+// API server harms no other test), and the tests inject the
 // faults of production: the operator SIGKILLed between the external
 // provisioner's PUT and the status write, the API server restarted while
 // Tenants provision, the leader of two replicas killed with work in flight,

@@ -39,9 +39,9 @@ var operatorBinary string
 var long = os.Getenv("CHAOS_LONG") != ""
 
 // scale picks the short or the long variant's figure.
-func scale[T any](short, long_ T) T {
+func scale[T any](short, longer T) T {
 	if long {
-		return long_
+		return longer
 	}
 	return short
 }

@@ -59,6 +59,9 @@ func StartOperator(name, binary, dir string, args ...string) (*Operator, error) 
 func (o *Operator) start() error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
+	if o.stopped {
+		return nil // Stop came during the restart delay
+	}
 	o.starts++
 	path := filepath.Join(o.dir, fmt.Sprintf("%s-%d.log", o.Name, o.starts))
 	log, err := os.Create(path)
@@ -91,12 +94,7 @@ func (o *Operator) start() error {
 			return
 		}
 		time.Sleep(RestartDelay)
-		o.mu.Lock()
-		stopped = o.stopped
-		o.mu.Unlock()
-		if !stopped {
-			_ = o.start()
-		}
+		_ = o.start()
 	}()
 	return nil
 }
