@@ -245,6 +245,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	}); err != nil {
 		return fmt.Errorf("adding readiness check: %w", err)
 	}
+	apiCheck, err := apiServerCheck(cfg)
+	if err != nil {
+		return err
+	}
+	if err := mgr.AddReadyzCheck("apiserver", apiCheck); err != nil {
+		return fmt.Errorf("adding readiness check: %w", err)
+	}
 	log.Info("starting", "version", info.Version, "commit", info.Commit, "commitDate", info.Date,
 		"metrics", metricsOpts.BindAddress, "metricsSecure", *metricsSecure, "probes", *probeAddr, "leaderElect", *leaderElect,
 		"maxConcurrentReconciles", *concurrency, "resyncPeriod", resync.String(),

@@ -62,7 +62,7 @@ const (
 // provisioner.
 type Provisioner interface {
 	Put(ctx context.Context, t provisioner.Tenant) error
-	Delete(ctx context.Context, name string) error
+	Delete(ctx context.Context, t provisioner.Ref) error
 }
 
 // Options configures the reconciler. Zero values take the defaults noted.

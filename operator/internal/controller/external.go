@@ -18,7 +18,8 @@ import (
 
 // external calls the provisioner once the in-cluster resources are ready,
 // once per generation, and records the call in status.external and the
-// answer in ExternalReady (ADR 0104). It returns the error of a temporary
+// answer in ExternalReady (ADR 0245, which keeps ADR 0104's rules and adds
+// the idempotency key). It returns the error of a temporary
 // failure, for the workqueue's backoff; a permanent rejection sets o.wait.
 func (r *Reconciler) external(ctx context.Context, t *v1alpha1.Tenant, o *outcome) error {
 	gen := t.Generation
@@ -94,6 +95,14 @@ func (r *Reconciler) fresh(ctx context.Context, t *v1alpha1.Tenant) error {
 	return nil
 }
 
+// ref names t for the provisioner's DELETE; its UID and generation make
+// the call's idempotency key (ADR 0245).
+func ref(t *v1alpha1.Tenant) provisioner.Ref {
+	return provisioner.Ref{Name: t.Name, UID: string(t.UID), Generation: t.Generation}
+}
+
+// payload is the body of the provisioner's PUT; its UID and generation make
+// the call's idempotency key (ADR 0245).
 func payload(t *v1alpha1.Tenant) provisioner.Tenant {
 	p := provisioner.Tenant{Name: t.Name, UID: string(t.UID), Generation: t.Generation, Namespaces: []string{}, Owners: []provisioner.Owner{}}
 	for _, ns := range t.Spec.Namespaces {

@@ -39,7 +39,7 @@ func (r *Reconciler) finalize(ctx context.Context, t *v1alpha1.Tenant) (reconcil
 		if err = r.fresh(ctx, t); err != nil {
 			return reconcile.Result{}, err
 		}
-		if perr := r.opts.Provisioner.Delete(ctx, t.Name); perr != nil {
+		if perr := r.opts.Provisioner.Delete(ctx, ref(t)); perr != nil {
 			err = fmt.Errorf("external provisioner: %w", perr)
 		} else {
 			if t.Status.External == nil {

@@ -3,6 +3,14 @@
 // cluster and DELETE {url}/tenants/{name} when it goes away. It classifies
 // every failure as permanent (a 4xx rejection) or temporary (5xx, timeouts,
 // connection errors) so the controller can decide how to retry.
+//
+// Every call carries an idempotency key (header Idempotency-Key, as the
+// IETF httpapi draft defines it: a quoted structured-field string) made of
+// the Tenant's UID and generation: "<uid>/<generation>" on a PUT and
+// "<uid>/<generation>/delete" on a DELETE. A call repeated because the
+// operator could not record the answer (it was killed, the API server was
+// down, a new leader took over) carries the same key, so the provisioner
+// can tell a repeat from a new request (ADR 0245).
 package provisioner
 
 import (
@@ -17,6 +25,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -28,6 +37,23 @@ type Tenant struct {
 	Generation int64    `json:"generation"`
 	Namespaces []string `json:"namespaces"`
 	Owners     []Owner  `json:"owners"`
+}
+
+// KeyHeader is the request header carrying a call's idempotency key.
+const KeyHeader = "Idempotency-Key"
+
+// Key returns the idempotency key of the PUT of generation gen of the
+// Tenant with uid, unquoted. A DELETE's key is Key(uid, gen)+"/delete".
+func Key(uid string, gen int64) string {
+	return uid + "/" + strconv.FormatInt(gen, 10)
+}
+
+// Ref names the Tenant a DELETE is about: its name in the URL, its UID and
+// generation in the idempotency key.
+type Ref struct {
+	Name       string
+	UID        string
+	Generation int64
 }
 
 // Owner is one owner of the tenant as the provisioner sees it.
@@ -133,21 +159,21 @@ func (c *Client) Put(ctx context.Context, t Tenant) error {
 	if err != nil {
 		return fmt.Errorf("encoding tenant %s: %w", t.Name, err)
 	}
-	_, err = c.do(ctx, http.MethodPut, t.Name, body)
+	_, err = c.do(ctx, http.MethodPut, t.Name, Key(t.UID, t.Generation), body)
 	return err
 }
 
 // Delete tells the provisioner the tenant is gone. A 404 answer counts as
 // done.
-func (c *Client) Delete(ctx context.Context, name string) error {
-	code, err := c.do(ctx, http.MethodDelete, name, nil)
+func (c *Client) Delete(ctx context.Context, t Ref) error {
+	code, err := c.do(ctx, http.MethodDelete, t.Name, Key(t.UID, t.Generation)+"/delete", nil)
 	if code == http.StatusNotFound {
 		return nil
 	}
 	return err
 }
 
-func (c *Client) do(ctx context.Context, method, name string, body []byte) (int, error) {
+func (c *Client) do(ctx context.Context, method, name, key string, body []byte) (int, error) {
 	u := c.base.JoinPath("tenants", name).String()
 	ctx, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
@@ -159,6 +185,7 @@ func (c *Client) do(ctx context.Context, method, name string, body []byte) (int,
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
+	req.Header.Set(KeyHeader, strconv.Quote(key))
 	if c.tokenFile != "" {
 		tok, err := os.ReadFile(c.tokenFile)
 		if err != nil {

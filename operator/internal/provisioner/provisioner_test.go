@@ -26,8 +26,8 @@ import (
 )
 
 type request struct {
-	Method, Path, Auth string
-	Body               *Tenant
+	Method, Path, Auth, Key string
+	Body                    *Tenant
 }
 
 // server answers with the status codes given, one per request (the last
@@ -39,7 +39,7 @@ func server(t *testing.T, codes ...int) (*httptest.Server, func() []request) {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		mu.Lock()
 		defer mu.Unlock()
-		rec := request{Method: r.Method, Path: r.URL.Path, Auth: r.Header.Get("Authorization")}
+		rec := request{Method: r.Method, Path: r.URL.Path, Auth: r.Header.Get("Authorization"), Key: r.Header.Get("Idempotency-Key")}
 		if r.Method == http.MethodPut {
 			rec.Body = &Tenant{}
 			if err := json.NewDecoder(r.Body).Decode(rec.Body); err != nil {
@@ -102,7 +102,7 @@ func TestPut(t *testing.T) {
 			if IsPermanent(err) != tc.wantPermanent {
 				t.Errorf("IsPermanent = %v, want %v", IsPermanent(err), tc.wantPermanent)
 			}
-			want := []request{{Method: "PUT", Path: "/api/tenants/acme", Auth: "Bearer s3cret", Body: &tenant}}
+			want := []request{{Method: "PUT", Path: "/api/tenants/acme", Auth: "Bearer s3cret", Key: `"u1/2"`, Body: &tenant}}
 			if diff := cmp.Diff(want, got()); diff != "" {
 				t.Errorf("requests (-want +got):\n%s", diff)
 			}
@@ -122,15 +122,52 @@ func TestDelete(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = c.Delete(context.Background(), "acme")
+			err = c.Delete(context.Background(), Ref{Name: "acme", UID: "u1", Generation: 3})
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("Delete error = %v, want error %v", err, tc.wantErr)
 			}
-			want := []request{{Method: "DELETE", Path: "/tenants/acme"}}
+			want := []request{{Method: "DELETE", Path: "/tenants/acme", Key: `"u1/3/delete"`}}
 			if diff := cmp.Diff(want, got()); diff != "" {
 				t.Errorf("requests (-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestIdempotencyKey: a repeated call (after a failure the operator could
+// not record) carries the same key; a new generation, another Tenant of the
+// same name (a new UID) and the DELETE each carry a key of their own.
+func TestIdempotencyKey(t *testing.T) {
+	srv, got := server(t, 500, 200)
+	c, err := New(srv.URL, "", time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	gen1 := Tenant{Name: "acme", UID: "3f1c", Generation: 1}
+	gen2 := Tenant{Name: "acme", UID: "3f1c", Generation: 2}
+	reborn := Tenant{Name: "acme", UID: "9a07", Generation: 1}
+	if err := c.Put(ctx, gen1); err == nil {
+		t.Fatal("first Put succeeded, want the 500")
+	}
+	for _, tn := range []Tenant{gen1, gen2, reborn} {
+		if err := c.Put(ctx, tn); err != nil {
+			t.Fatalf("Put(%+v): %v", tn, err)
+		}
+	}
+	if err := c.Delete(ctx, Ref{Name: "acme", UID: "9a07", Generation: 2}); err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, r := range got() {
+		keys = append(keys, r.Method+" "+r.Key)
+	}
+	want := []string{`PUT "3f1c/1"`, `PUT "3f1c/1"`, `PUT "3f1c/2"`, `PUT "9a07/1"`, `DELETE "9a07/2/delete"`}
+	if diff := cmp.Diff(want, keys); diff != "" {
+		t.Errorf("idempotency keys (-want +got):\n%s", diff)
+	}
+	if k := Key("3f1c", 12); k != "3f1c/12" {
+		t.Errorf("Key = %q, want 3f1c/12", k)
 	}
 }
 

@@ -58,6 +58,12 @@ type ControlPlane struct {
 	logs      []*os.File
 	kcm       *process
 
+	apiMu      sync.Mutex // guards the kube-apiserver restart state below
+	apiArgs    []string   // kube-apiserver's command line, kept for StartAPIServer
+	api        *process   // the kube-apiserver StartAPIServer started, if any
+	apiStopped bool
+	apiStarts  int
+
 	mu       sync.Mutex // guards users and AddUser's use of env
 	users    int
 	stopOnce sync.Once
@@ -200,6 +206,9 @@ func (c *ControlPlane) Stop() error {
 			if err := c.kcm.stop(); err != nil {
 				errs = append(errs, fmt.Errorf("stopping kube-controller-manager: %w", err))
 			}
+		}
+		if err := c.stopRestartedAPIServer(); err != nil {
+			errs = append(errs, fmt.Errorf("stopping the restarted kube-apiserver: %w", err))
 		}
 		if c.env != nil {
 			if err := c.env.Stop(); err != nil {
