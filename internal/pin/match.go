@@ -3,6 +3,10 @@ package pin
 import (
 	"path"
 	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin/actions"
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
+	"github.com/kubetenant/kubetenant/internal/pin/pip"
 )
 
 // Matches reports whether change c concerns pin p: the ecosystems are equal
@@ -167,9 +171,9 @@ func holds(e Ecosystem, pkg, pinned, v string) bool {
 	if v == "" || pinned == "" || strings.Contains(v, "||") {
 		return false
 	}
-	if rule, ok := moreRules[e]; ok {
-		ver, exact := rule(v)
-		return exact && sameMoreVersion(e, pinned, ver)
+	if def, ok := definition(e); ok && def.Exact != nil {
+		ver, exact := def.Exact(v)
+		return exact && def.Same(pinned, ver)
 	}
 	// A Go replace: only the replacement counts.
 	if i := strings.Index(v, "=>"); i >= 0 {
@@ -241,11 +245,11 @@ func holds(e Ecosystem, pkg, pinned, v string) bool {
 			if e != Pip && e != "" {
 				return false
 			}
-			pv, err := ParsePEP440(pinned)
+			pv, err := pip.ParsePEP440(pinned)
 			if err != nil {
 				return false
 			}
-			if !(Specifier{Op: op, Version: ver}).Contains(pv) {
+			if !(pip.Specifier{Op: op, Version: ver}).Contains(pv) {
 				return false
 			}
 		default: // "~=", "^", "~" and anything else is a range
@@ -278,25 +282,14 @@ func sameVersion(e Ecosystem, a, b string) bool {
 		return true
 	}
 	if e == Pip || e == "" {
-		va, errA := ParsePEP440(a)
-		vb, errB := ParsePEP440(b)
+		va, errA := pip.ParsePEP440(a)
+		vb, errB := pip.ParsePEP440(b)
 		return errA == nil && errB == nil && va.Compare(vb) == 0
 	}
 	return false
 }
 
-func isSHA(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
+func isSHA(s string) bool { return actions.IsSHA(s) }
 
 func firstField(s string) string {
 	f := strings.Fields(s)
@@ -311,12 +304,4 @@ func firstField(s string) string {
 	return x
 }
 
-// isWildcard reports versions with a wildcard segment ("1.40.*", "1.x").
-func isWildcard(v string) bool {
-	for _, seg := range strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == '-' }) {
-		if seg == "*" || seg == "x" || seg == "X" {
-			return true
-		}
-	}
-	return v == "latest"
-}
+func isWildcard(v string) bool { return manifest.IsWildcard(v) }

@@ -1,0 +1,63 @@
+package docker
+
+import (
+	"path"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
+)
+
+// Name is the ecosystem's name in ADR front matter.
+const Name = "docker"
+
+// Definition registers container images in internal/pin's registry table.
+var Definition = manifest.Definition{
+	Name:        Name,
+	Aliases:     []string{"docker-compose", "docker_compose"},
+	Datasources: []string{"docker"},
+	Normalize:   Normalize,
+	Formats: []manifest.Format{
+		{Name: "Dockerfile", Match: isDockerfilePath, Read: readDockerfile},
+		{Name: "compose file", Match: isComposePath, Read: readCompose},
+	},
+}
+
+// Normalize gives the short Docker Hub form of an image name
+// ("docker.io/library/python" is "python"), lower-cased.
+func Normalize(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for _, p := range []string{"docker.io/", "index.docker.io/", "registry-1.docker.io/", "registry.hub.docker.com/"} {
+		if strings.HasPrefix(n, p) {
+			n = n[len(p):]
+			break
+		}
+	}
+	return strings.TrimPrefix(n, "library/")
+}
+
+func isDockerfilePath(p string) bool {
+	lower := strings.ToLower(path.Base(p))
+	for _, n := range []string{"dockerfile", "containerfile"} {
+		if lower == n || strings.HasPrefix(lower, n+".") || strings.HasSuffix(lower, "."+n) {
+			return true
+		}
+	}
+	return false
+}
+
+// isComposePath matches the file names docker compose looks for, with the
+// usual environment variants (docker-compose.prod.yml, compose.override.yaml).
+func isComposePath(p string) bool {
+	lower := strings.ToLower(path.Base(p))
+	ext := path.Ext(lower)
+	if ext != ".yml" && ext != ".yaml" {
+		return false
+	}
+	stem := strings.TrimSuffix(lower, ext)
+	for _, n := range []string{"docker-compose", "compose"} {
+		if stem == n || strings.HasPrefix(stem, n+".") || strings.HasPrefix(stem, n+"-") {
+			return true
+		}
+	}
+	return false
+}
