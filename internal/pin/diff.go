@@ -76,7 +76,7 @@ func Diff(base, head fs.FS) ([]Change, error) {
 				}
 				return nil
 			}
-			if readerFor(p) != nil {
+			if readerFor(p) != nil || IsInput(p) {
 				if d.Type()&fs.ModeSymlink != 0 {
 					// The tools follow links; a link's target may sit
 					// under a name pinbot does not read (issue 17, item 10).
@@ -95,6 +95,8 @@ func Diff(base, head fs.FS) ([]Change, error) {
 	}
 	var changes []Change
 	goBase, goHead := map[string][]byte{}, map[string][]byte{}
+	sides := map[string]sidePair{}
+	included := map[string]bool{}
 	for i := 0; i < len(queue); i++ {
 		p := queue[i]
 		b, errB := readOptional(base, p)
@@ -111,9 +113,16 @@ func Diff(base, head fs.FS) ([]Change, error) {
 				goHead[p] = h
 			}
 		}
+		sides[p] = sidePair{b, h}
 		r := readerFor(p)
+		if f, ok := FormatOf(p); ok && f.viaResolver {
+			continue // compared by its ecosystem's resolver
+		}
 		if r == nil {
-			r = pip.ReadRequirements // only includes are queued without a reader
+			if !included[p] {
+				continue // a resolution input without a reader of its own
+			}
+			r = pip.ReadRequirements // includes are queued without a reader
 		}
 		cs, incs, err := diffFile(p, r, b, h)
 		if err != nil {
@@ -121,9 +130,15 @@ func Diff(base, head fs.FS) ([]Change, error) {
 		}
 		changes = append(changes, cs...)
 		for _, inc := range incs {
+			if !seen[inc] {
+				included[inc] = true
+			}
 			add(inc)
 		}
 	}
+	rs, rerrs := resolveAll(sides)
+	changes = append(changes, rs...)
+	errs = append(errs, rerrs...)
 	ws, err := workspaceChanges(goBase, goHead)
 	if err != nil {
 		errs = append(errs, err)
@@ -149,11 +164,22 @@ func DiffFiles(files []FilePair) ([]Change, error) {
 	var changes []Change
 	var errs []error
 	goBase, goHead := map[string][]byte{}, map[string][]byte{}
+	sides := map[string]sidePair{}
 	for _, f := range files {
 		hp := cleanPath(f.Path)
 		bp := hp
 		if f.BasePath != "" {
 			bp = cleanPath(f.BasePath)
+		}
+		if IsInput(bp) && f.Base != nil && len(f.Base) <= MaxManifestSize {
+			s := sides[bp]
+			s.base = f.Base
+			sides[bp] = s
+		}
+		if IsInput(hp) && f.Head != nil && len(f.Head) <= MaxManifestSize {
+			s := sides[hp]
+			s.head = f.Head
+			sides[hp] = s
 		}
 		base, head := f.Base, f.Head
 		rb, rh := manifestReader(bp), manifestReader(hp)
@@ -180,12 +206,24 @@ func DiffFiles(files []FilePair) ([]Change, error) {
 		if gomod.IsGoFile(hp) && f.Head != nil {
 			goHead[hp] = f.Head
 		}
+		if fb, ok := FormatOf(bp); ok && fb.viaResolver {
+			rb, base = nil, nil
+		}
+		if fh, ok := FormatOf(hp); ok && fh.viaResolver {
+			rh, head = nil, nil
+		}
+		if rb == nil && rh == nil {
+			continue // compared by its ecosystem's resolver
+		}
 		cs, _, err := diffSides(name, rb, rh, base, head)
 		if err != nil {
 			errs = append(errs, err)
 		}
 		changes = append(changes, cs...)
 	}
+	rs, rerrs := resolveAll(sides)
+	changes = append(changes, rs...)
+	errs = append(errs, rerrs...)
 	ws, err := workspaceChanges(goBase, goHead)
 	if err != nil {
 		errs = append(errs, err)

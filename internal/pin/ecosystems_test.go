@@ -153,8 +153,6 @@ var moreErrCases = []errCase{
 	{"src/Api.csproj", "<Project>\n  <ItemGroup>\n    <PackageReference Include=\"Polly\" Version=\"8.4.0\">\n  </ItemGroup>\n</Project>\n", "src/Api.csproj:4: parsing XML"},
 	{"src/Api.csproj", "<Project>\n  <ItemGroup>\n    <PackageReference Include=\"Polly\" Version=\"$(PollyVersion)\" />\n  </ItemGroup>\n</Project>\n", "src/Api.csproj:3: PackageReference Polly: version $(PollyVersion) is not defined"},
 	{"packages.lock.json", "{\"dependencies\": {\"net8.0\": {\n\"Polly\": {\"type\": \"Direct\"}}}}", "packages.lock.json:2: net8.0 Polly has no resolved version"},
-	{"pom.xml", "<project>\n  <dependencies>\n    <dependency><groupId>a</groupId><artifactId>b</artifactId><version>${b.version}</version></dependency>\n  </dependencies>\n</project>\n", "pom.xml:3: dependencies a:b: ${b.version} is not defined in this file (no parent POM declares it)"},
-	{"svc/pom.xml", "<project>\n  <parent><groupId>org.acme</groupId><artifactId>parent</artifactId><version>1</version><relativePath/></parent>\n  <dependencies>\n    <dependency><groupId>a</groupId><artifactId>b</artifactId><version>${b.version}</version></dependency>\n  </dependencies>\n</project>\n", "svc/pom.xml:4: dependencies a:b: ${b.version} is not defined in this file (it would come from the parent POM outside the repository"},
 	{"pom.xml", "<project>\n<dependencies>\n</project>\n", "pom.xml:3: parsing XML"},
 	{"gradle/libs.versions.toml", "[versions]\nokhttp = \"4.12.0\"\n[libraries]\nokhttp = { module = \"com.squareup.okhttp3:okhttp\", version.ref = \"okhtp\" }\n", "gradle/libs.versions.toml:4: okhttp: version.ref \"okhtp\" is not in [versions]"},
 	{"gradle/libs.versions.toml", "[libraries]\nslf4j = \"org.slf4j-slf4j-api-2.0.13\"\n", "gradle/libs.versions.toml:2: libraries.slf4j"},
@@ -422,6 +420,32 @@ func TestMoreEcosystemsFromBranch(t *testing.T) {
 	} {
 		if got := EcosystemFromBranch(branch); got != want {
 			t.Errorf("EcosystemFromBranch(%q) = %q, want %q", branch, got, want)
+		}
+	}
+}
+
+// TestMavenUnresolved: a version Maven would take from a property no POM
+// in the repository defines is an *Unresolved of that package with its
+// line (ADR 0251), which fails a PR only for a pin it concerns; it is no
+// longer a ReadError that failed every PR of the repository.
+func TestMavenUnresolved(t *testing.T) {
+	for _, tt := range []struct{ path, content, want string }{
+		{"pom.xml", "<project>\n  <dependencies>\n    <dependency><groupId>a</groupId><artifactId>b</artifactId><version>${b.version}</version></dependency>\n  </dependencies>\n</project>\n",
+			"pom.xml:3: b takes its version from ${b.version}, which no POM or .mvn/maven.config in the repository defines"},
+		{"svc/pom.xml", "<project>\n  <parent><groupId>org.acme</groupId><artifactId>parent</artifactId><version>1</version><relativePath/></parent>\n  <dependencies>\n    <dependency><groupId>a</groupId><artifactId>b</artifactId><version>${b.version}</version></dependency>\n  </dependencies>\n</project>\n",
+			"svc/pom.xml:4: b takes its version from ${b.version}, defined by the parent POM org.acme:parent outside the repository"},
+	} {
+		_, err := DiffFiles([]FilePair{{Path: tt.path, Head: []byte(tt.content)}})
+		var u *Unresolved
+		if !errors.As(err, &u) || u.Manifest != tt.path || u.Package != "a:b" || u.Ecosystem != Maven {
+			t.Fatalf("%s: error %v is not an *Unresolved of maven a:b in %s", tt.path, err, tt.path)
+		}
+		if err.Error() != tt.want {
+			t.Errorf("%s: error %q, want %q", tt.path, err, tt.want)
+		}
+		if !u.Concerns(Pin{Ecosystem: Maven, Package: "a:b", Version: "1"}) || u.Concerns(Pin{Ecosystem: Maven, Package: "a:c", Version: "1"}) ||
+			!u.Concerns(Pin{Ecosystem: Gradle, Package: "a:b", Version: "1"}) || u.Concerns(Pin{Ecosystem: Pip, Package: "a:b", Version: "1"}) {
+			t.Errorf("%s: Concerns does not single out a:b of the Maven namespace", tt.path)
 		}
 	}
 }

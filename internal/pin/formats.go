@@ -24,6 +24,8 @@ type Format struct {
 	// but has no reader for it, so a change to such a file may move a pin
 	// unseen.
 	read manifest.Reader
+	// viaResolver is manifest.Format.ViaResolver.
+	viaResolver bool
 }
 
 // Readable reports whether pinbot reads files of this format. A change to a
@@ -37,7 +39,7 @@ var formats = func() []Format {
 	var out []Format
 	for _, d := range registry {
 		for _, f := range d.Formats {
-			out = append(out, Format{Name: f.Name, Ecosystem: Ecosystem(d.Name), match: f.Match, read: f.Read})
+			out = append(out, Format{Name: f.Name, Ecosystem: Ecosystem(d.Name), match: f.Match, read: f.Read, viaResolver: f.ViaResolver})
 		}
 	}
 	return out

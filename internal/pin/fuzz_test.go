@@ -49,8 +49,9 @@ func checkReader(t *testing.T, name string, data []byte) {
 	cs, err := DiffFiles([]FilePair{{Path: name, Head: data}})
 	if err != nil {
 		var re *ReadError
-		if !errors.As(err, &re) || re.Path != name {
-			t.Fatalf("error %v is not a *ReadError for %s", err, name)
+		var u *Unresolved
+		if !(errors.As(err, &re) && re.Path == name) && !(errors.As(err, &u) && u.Manifest == name) {
+			t.Fatalf("error %v is not a *ReadError or an *Unresolved for %s", err, name)
 		}
 		if !strings.HasPrefix(err.Error(), name+":") {
 			t.Fatalf("error %q does not start with the file name", err)

@@ -10,13 +10,13 @@ import (
 )
 
 // Matches reports whether change c concerns pin p: the ecosystems are equal
-// (a pin without an ecosystem matches nothing: a name alone does not say
+// or name packages alike (Maven and Gradle share Maven coordinates) (a pin without an ecosystem matches nothing: a name alone does not say
 // which package it is, see Unenforceable), the package name is equal after
 // normalisation for c's ecosystem or matches the pin's path.Match pattern
 // ("k8s.io/*"), and the manifest matches one of p.Paths when any are set
 // ("**" matches any number of path segments).
 func (p Pin) Matches(c Change) bool {
-	if p.Ecosystem == "" || p.Ecosystem != c.Ecosystem {
+	if p.Ecosystem == "" || !sameNamespace(p.Ecosystem, c.Ecosystem) {
 		return false
 	}
 	if !matchName(c.Ecosystem, p.Package, c.Package) {

@@ -15,6 +15,7 @@ const Name = "gradle"
 // Definition registers the ecosystem in internal/pin's registry table.
 var Definition = manifest.Definition{
 	Name:        Name,
+	Namespace:   maven.Name,
 	Aliases:     nil,
 	Datasources: nil,
 	Normalize:   Normalize,

@@ -76,6 +76,10 @@ type Format struct {
 	// but has no reader for it, so a change to such a file may move a pin
 	// unseen.
 	Read Reader
+	// ViaResolver is true when Diff compares files of this format through
+	// the ecosystem's Resolve rather than one by one (Read still serves
+	// declarations and audits).
+	ViaResolver bool
 }
 
 // Definition is what an ecosystem package registers in internal/pin's
@@ -101,6 +105,19 @@ type Definition struct {
 	Exact func(v string) (ver string, ok bool)
 	// Same, with Exact, compares two exact versions.
 	Same func(a, b string) bool
+	// Inputs are the ecosystem's resolution inputs, from its tool's docs.
+	Inputs []Input
+	// Namespace names the package namespace, when ecosystems share one:
+	// Maven and Gradle both name packages by Maven coordinates, so a pin
+	// written for one matches the other's changes. Empty means Name.
+	Namespace string
+	// Via is what Change.Via says of a version Resolve computed for a
+	// module whose own file did not change ("Maven's effective POM").
+	Via string
+	// Resolve, when set, computes effective versions across files; the
+	// files of Formats it covers are then compared through it rather than
+	// one by one.
+	Resolve Resolver
 }
 
 // CleanPath cleans a repository-relative slash path ("./a/../b" is "b").
@@ -276,3 +293,72 @@ func NthLine(data []byte, needle string, n int) int {
 		off += j + len(needle)
 	}
 }
+
+// Input is one rule of an ecosystem's resolution inputs: files whose change
+// can alter the version the ecosystem's own tool resolves for a package,
+// taken from the tool's documentation. Every ecosystem package lists its
+// inputs; a change to one that pinbot does not evaluate, in a repository
+// with an enforced pin of the ecosystem, is never a silent pass.
+type Input struct {
+	// Files describes the file names and locations, as the docs show them
+	// ("pom.xml at any depth").
+	Files string
+	// Role says what the tool takes from them ("parent POM properties").
+	Role string
+	// Example is a path the rule matches, for the table tests.
+	Example string
+	// Match reports whether a cleaned repository-relative path is one.
+	Match func(p string) bool
+	// Evaluated is true when pinbot computes the file's effect (a reader
+	// or the ecosystem's resolver reads it).
+	Evaluated bool
+	// Doc is the tool documentation the rule comes from.
+	Doc string
+	// Affects, for an input pinbot does not evaluate, is a comma-separated
+	// list of path.Match patterns of the packages whose version it can
+	// move (a toolchain file moves the packages the toolchain provides);
+	// empty means any package of the ecosystem.
+	Affects string
+}
+
+// Module is what an ecosystem's resolver computes for one consumer of its
+// inputs (a Maven module, an MSBuild project): the effective version of
+// every package it declares, as the ecosystem's tool would resolve it from
+// the files of the repository.
+type Module struct {
+	// Path is the consumer's manifest, which changes are reported against.
+	Path string
+	// Inputs are every file the resolution read; a module none of whose
+	// inputs changed cannot have changed and is not compared.
+	Inputs []string
+	// Deps are the packages with their effective values.
+	Deps []Dep
+	// Unresolved are packages whose effective version depends on something
+	// outside the repository or on a construct pinbot does not evaluate.
+	Unresolved []Unresolved
+}
+
+// Unresolved is a package of a module whose effective version the
+// repository alone does not determine.
+type Unresolved struct {
+	// Pkg is the normalised package name; "" means any package of the
+	// ecosystem (an unresolved coordinate), and a path.Match pattern a
+	// family ("org.apache.maven.plugins:*").
+	Pkg string
+	// Section keeps apart two places in a module, as Dep.Section does.
+	Section string
+	// Line is the 1-based line in Path (or in the module) it was met on.
+	Path string
+	Line int
+	// By names the input the version depends on ("the parent POM
+	// org.springframework.boot:spring-boot-starter-parent"), At its value
+	// at this side ("3.2.0"); Reason says why pinbot cannot resolve it.
+	By, At string
+	Reason string
+}
+
+// Resolver computes the modules of one side (base or head) of a
+// repository from every file matching the ecosystem's evaluated inputs,
+// keyed by repository-relative path. A file it cannot parse is a
+// *ReadError.
+type Resolver func(files map[string][]byte) ([]Module, error)

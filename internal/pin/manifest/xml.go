@@ -60,6 +60,7 @@ func (n *XMLNode) ChildText(name string) string {
 func ParseXML(name string, data []byte) (*XMLNode, error) {
 	d := xml.NewDecoder(bytes.NewReader(data))
 	d.Strict = true
+	d.CharsetReader = charsetReader
 	root := &XMLNode{}
 	stack := []*XMLNode{root}
 	for {
@@ -130,4 +131,27 @@ func ExpandProps(re *regexp.Regexp, s string, props map[string]string) (string, 
 		return "", fmt.Errorf("%s: properties nest too deeply", s)
 	}
 	return s, nil
+}
+
+// charsetReader decodes the encodings a declaration may name besides
+// UTF-8: ISO-8859-1 (Latin-1, whose bytes are the first 256 code points,
+// common in older Maven POMs) and US-ASCII. Another encoding is an error
+// that names it: pinbot does not guess.
+func charsetReader(charset string, input io.Reader) (io.Reader, error) {
+	switch strings.ToLower(strings.TrimSpace(charset)) {
+	case "utf-8", "utf8", "us-ascii", "ascii":
+		return input, nil
+	case "iso-8859-1", "iso8859-1", "iso_8859-1", "latin1", "latin-1", "l1":
+		b, err := io.ReadAll(input)
+		if err != nil {
+			return nil, err
+		}
+		var out strings.Builder
+		out.Grow(len(b) * 2)
+		for _, c := range b {
+			out.WriteRune(rune(c))
+		}
+		return strings.NewReader(out.String()), nil
+	}
+	return nil, fmt.Errorf("the file declares the encoding %q, which pinbot does not decode (it reads UTF-8, US-ASCII and ISO-8859-1)", charset)
 }

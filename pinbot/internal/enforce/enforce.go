@@ -251,9 +251,7 @@ func Evaluate(in Input) Result {
 		r.Warnings = []adr.Warning{}
 	}
 	for _, err := range in.ReadErrors {
-		if err != nil {
-			r.Errors = append(r.Errors, err.Error())
-		}
+		r.Errors = append(r.Errors, readErrors(err, in.Pins)...)
 	}
 
 	protected := protectedFiles(in.PR.Files, cfg.Verification.ProtectedPaths)
@@ -563,8 +561,14 @@ func fromTo(from, to string) string {
 	return ""
 }
 
+// capitalise starts a sentence with a capital letter, unless it starts
+// with a file path ("pom.xml: ..."), whose case is the file's name.
 func capitalise(s string) string {
 	if s == "" {
+		return s
+	}
+	first, _, _ := strings.Cut(s, " ")
+	if strings.ContainsAny(strings.TrimRight(first, ":,"), "./") {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]

@@ -1,0 +1,48 @@
+package enforce
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/adr"
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// readErrors turns one gathering error into the messages of
+// Result.Errors. Joined errors are judged one by one: a *pin.Unresolved
+// (an effective version pinbot could not resolve) counts only when it
+// concerns an enforced pin, and then names the pinned version it cannot
+// prove; every other error counts (fail closed).
+func readErrors(err error, pins []pin.Pin) []string {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []string
+		for _, e := range j.Unwrap() {
+			out = append(out, readErrors(e, pins)...)
+		}
+		return out
+	}
+	var u *pin.Unresolved
+	if !errors.As(err, &u) {
+		return []string{err.Error()}
+	}
+	var concerned []pin.Pin
+	var named []string
+	for _, p := range pins {
+		if p.Enforced && u.Concerns(p) {
+			concerned = append(concerned, p)
+			named = append(named, fmt.Sprintf("%s %s (%s)", p.Package, p.Version, adr.Cite(p.Source)))
+		}
+	}
+	switch {
+	case len(concerned) == 0:
+		return nil
+	case len(concerned) == 1 && u.Package != "" && !strings.ContainsAny(u.Package, "*?["):
+		p := concerned[0]
+		return []string{fmt.Sprintf("%s; pinbot cannot prove it stays %s (%s)", err.Error(), p.Version, adr.Cite(p.Source))}
+	}
+	return []string{fmt.Sprintf("%s; pinbot cannot prove that the pins of %s stay", err.Error(), strings.Join(dedupe(named), ", "))}
+}
