@@ -32,7 +32,7 @@ var moreDiffCases = []diffCase{
 		name: "cargo renamed dependency counts under the crate name",
 		base: map[string]string{"Cargo.toml": "[dependencies]\nsi = { package = \"sysinfo\", version = \"0.25.2\" }\n"},
 		head: map[string]string{"Cargo.toml": "[dependencies]\nsi = { package = \"sysinfo\", version = \"0.26.0\" }\n"},
-		want: []Change{{Ecosystem: Cargo, Package: "sysinfo", Manifest: "Cargo.toml", Old: "0.25.2", New: "0.26.0"}},
+		want: []Change{{Ecosystem: Cargo, Package: "sysinfo", Manifest: "Cargo.toml", Old: "^0.25.2", New: "^0.26.0"}}, // no Cargo.lock: caret ranges (ADR 0253)
 	},
 	{
 		name: "cargo lock-only bump",
@@ -102,7 +102,7 @@ var moreDiffCases = []diffCase{
 		},
 		want: []Change{
 			{Ecosystem: Terraform, Package: "hashicorp/aws", Manifest: "infra/.terraform.lock.hcl", Old: "5.31.0", New: "5.32.1", Resolved: true},
-			{Ecosystem: Terraform, Package: "hashicorp/aws", Manifest: "infra/versions.tf", Old: "=5.31.0", New: "~>5.32"},
+			{Ecosystem: Terraform, Package: "hashicorp/aws", Manifest: "infra/versions.tf", Old: "=5.31.0", New: "=5.32.1"}, // the lock's version meets ~>5.32 (ADR 0254)
 		},
 	},
 	{
@@ -151,7 +151,6 @@ var moreErrCases = []errCase{
 	{"composer.json", "{\n  \"require\": [\"a/b\"]\n}\n", "composer.json:2: require: want an object"},
 	{"composer.lock", "{\"packages\": [\n{\"name\": \"a/b\"}]}", "composer.lock:2: package \"a/b\" needs a name and a version"},
 	{"src/Api.csproj", "<Project>\n  <ItemGroup>\n    <PackageReference Include=\"Polly\" Version=\"8.4.0\">\n  </ItemGroup>\n</Project>\n", "src/Api.csproj:4: parsing XML"},
-	{"src/Api.csproj", "<Project>\n  <ItemGroup>\n    <PackageReference Include=\"Polly\" Version=\"$(PollyVersion)\" />\n  </ItemGroup>\n</Project>\n", "src/Api.csproj:3: PackageReference Polly: version $(PollyVersion) is not defined"},
 	{"packages.lock.json", "{\"dependencies\": {\"net8.0\": {\n\"Polly\": {\"type\": \"Direct\"}}}}", "packages.lock.json:2: net8.0 Polly has no resolved version"},
 	{"pom.xml", "<project>\n<dependencies>\n</project>\n", "pom.xml:3: parsing XML"},
 	{"gradle/libs.versions.toml", "[versions]\nokhttp = \"4.12.0\"\n[libraries]\nokhttp = { module = \"com.squareup.okhttp3:okhttp\", version.ref = \"okhtp\" }\n", "gradle/libs.versions.toml:4: okhttp: version.ref \"okhtp\" is not in [versions]"},
@@ -182,7 +181,7 @@ var moreLeavesCases = []struct {
 }{
 	{Cargo, "sysinfo", "0.25.2", "=0.25.2", false},
 	{Cargo, "sysinfo", "0.25.2", "0.25.2", false}, // caret on the pinned version: the lock guards it
-	{Cargo, "sysinfo", "0.25.2", "^0.25.2", false},
+	{Cargo, "sysinfo", "0.25.2", "^0.25.2", true}, // a caret range (ADR 0253)
 	{Cargo, "sysinfo", "=0.25.2", "=0.25.2", false},
 	{Cargo, "sysinfo", "0.25.2", "=0.25.3", true},
 	{Cargo, "sysinfo", "0.25.2", "0.25", true},
@@ -447,5 +446,20 @@ func TestMavenUnresolved(t *testing.T) {
 			!u.Concerns(Pin{Ecosystem: Gradle, Package: "a:b", Version: "1"}) || u.Concerns(Pin{Ecosystem: Pip, Package: "a:b", Version: "1"}) {
 			t.Errorf("%s: Concerns does not single out a:b of the Maven namespace", tt.path)
 		}
+	}
+}
+
+// TestMSBuildUnresolved: a version from a property no file MSBuild
+// evaluates defines is an *Unresolved of that package (ADR 0252).
+func TestMSBuildUnresolved(t *testing.T) {
+	content := "<Project>\n  <ItemGroup>\n    <PackageReference Include=\"Polly\" Version=\"$(PollyVersion)\" />\n  </ItemGroup>\n</Project>\n"
+	_, err := DiffFiles([]FilePair{{Path: "src/Api.csproj", Head: []byte(content)}})
+	var u *Unresolved
+	if !errors.As(err, &u) || u.Manifest != "src/Api.csproj" || u.Package != "polly" || u.Line != 3 || u.Ecosystem != NuGet {
+		t.Fatalf("error %v is not an *Unresolved of nuget polly at src/Api.csproj:3", err)
+	}
+	want := "src/Api.csproj:3: Polly's version $(PollyVersion) cannot be resolved: $(PollyVersion) is set in no file MSBuild evaluates for src/Api.csproj that pinbot can read"
+	if err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
 	}
 }

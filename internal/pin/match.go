@@ -22,6 +22,9 @@ func (p Pin) Matches(c Change) bool {
 	if !matchName(c.Ecosystem, p.Package, c.Package) {
 		return false
 	}
+	if !sameLine(c.Ecosystem, p.Version, c.Old, c.New) {
+		return false
+	}
 	if len(p.Paths) == 0 {
 		return true
 	}
@@ -305,3 +308,26 @@ func firstField(s string) string {
 }
 
 func isWildcard(v string) bool { return manifest.IsWildcard(v) }
+
+// sameLine reports whether a change can concern a pinned version in an
+// ecosystem that keeps one copy of a package per release line (Cargo): it
+// does unless every side present is known to lie in another line.
+func sameLine(e Ecosystem, pinned, old, cur string) bool {
+	d, ok := definition(e)
+	if !ok || d.Line == nil {
+		return true
+	}
+	pl := d.Line(pinned)
+	if pl == "" {
+		return true
+	}
+	for _, v := range []string{old, cur} {
+		if v == "" {
+			continue
+		}
+		if l := d.Line(v); l == "" || l == pl {
+			return true
+		}
+	}
+	return old == "" && cur == ""
+}

@@ -59,9 +59,15 @@ func (u *Unresolved) Concerns(p Pin) bool {
 	switch {
 	case u.Package == "":
 		return true
-	case strings.ContainsAny(u.Package, "*?["):
-		ok, err := path.Match(u.Package, NormalizeName(u.Ecosystem, p.Package))
-		return err == nil && ok
+	case strings.ContainsAny(u.Package, "*?[,"):
+		name := NormalizeName(u.Ecosystem, p.Package)
+		for _, pat := range strings.Split(u.Package, ",") {
+			pat = strings.TrimSpace(pat)
+			if ok, err := path.Match(pat, name); (err == nil && ok) || pat == name {
+				return true
+			}
+		}
+		return false
 	}
 	return matchName(u.Ecosystem, p.Package, u.Package)
 }
@@ -181,10 +187,17 @@ func resolveAll(files map[string]sidePair) ([]Change, []error) {
 				continue
 			}
 			for _, in := range d.Inputs {
-				if !in.Evaluated && in.Match(p) {
-					errs = append(errs, &Unresolved{Ecosystem: eco, Manifest: p, Reason: fmt.Sprintf(
-						"%s is %s (%s), which pinbot does not evaluate; it can change the version %s resolves for any package",
-						p, in.Role, in.Files, d.Name)})
+				if in.Match(p) && in.Evaluated {
+					break // the first input the file matches decides
+				}
+				if in.Match(p) {
+					which := "any package"
+					if in.Affects != "" {
+						which = "packages matching " + in.Affects
+					}
+					errs = append(errs, &Unresolved{Ecosystem: eco, Package: in.Affects, Manifest: p, Reason: fmt.Sprintf(
+						"%s is %s (%s), which pinbot does not evaluate; it can change the version %s resolves for %s",
+						p, in.Role, in.Files, d.Name, which)})
 					break
 				}
 			}

@@ -201,3 +201,63 @@ func gemExact(v string) (string, bool) {
 	v = strings.TrimSpace(strings.TrimPrefix(v, "="))
 	return v, manifest.IsPlainVersion(v)
 }
+
+var (
+	// gemspecDepRE matches a dependency call of a gem specification.
+	gemspecDepRE = regexp.MustCompile(`^\w+\.add_(runtime_|development_)?dependency\b\s*\(?\s*(.*?)\s*\)?\s*$`)
+	// percentQRE matches %q<...>, %q(...), %q{...} and %q[...] literals.
+	percentQRE = regexp.MustCompile(`%[qQ]([<({\[])([^>)}\]]*)[>)}\]]`)
+)
+
+// readGemspec reads the dependencies a *.gemspec declares
+// (add_dependency, add_runtime_dependency, add_development_dependency),
+// as `gem build` and authors write them: string or %q<> literals, the
+// requirements as separate arguments or one array. A library's gemspec is
+// what its users resolve, and libraries often commit no Gemfile.lock. A
+// name or requirement that is not a literal (a constant, a variable) is an
+// error: pinbot does not run Ruby.
+func readGemspec(name string, data []byte) (manifest.Parsed, error) {
+	var out []manifest.Dep
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		lineNo := i + 1
+		line := strings.TrimSpace(stripRubyComment(lines[i]))
+		for strings.HasSuffix(line, ",") && i+1 < len(lines) {
+			i++
+			line += " " + strings.TrimSpace(stripRubyComment(lines[i]))
+		}
+		m := gemspecDepRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		section := "runtime"
+		if m[1] == "development_" {
+			section = "development"
+		}
+		args := percentQRE.ReplaceAllString(m[2], `"$2"`)
+		args = strings.NewReplacer(".freeze", "", "[", "", "]", "").Replace(args)
+		var strs []string
+		for args = strings.TrimSpace(args); args != ""; {
+			s := rubyStringRE.FindStringSubmatch(args)
+			if s == nil {
+				return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: lineNo, Err: fmt.Errorf("gemspec dependency %q: cannot read %q; names and requirements must be string literals", line, args)}
+			}
+			strs = append(strs, s[1]+s[2])
+			args = strings.TrimSpace(args[len(s[0]):])
+			if strings.HasPrefix(args, ",") {
+				args = strings.TrimSpace(args[1:])
+			} else if args != "" {
+				return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: lineNo, Err: fmt.Errorf("gemspec dependency %q: cannot read %q", line, args)}
+			}
+		}
+		if len(strs) == 0 || strings.TrimSpace(strs[0]) == "" {
+			return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: lineNo, Err: fmt.Errorf("gemspec dependency %q has no gem name", line)}
+		}
+		var reqs []string
+		for _, r := range strs[1:] {
+			reqs = append(reqs, strings.Join(strings.Fields(r), ""))
+		}
+		out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(strs[0]), Section: section, Value: strings.Join(reqs, ", ")})
+	}
+	return manifest.Parsed{Deps: out}, nil
+}

@@ -172,15 +172,18 @@ func readCargoLock(name string, data []byte) (manifest.Parsed, error) {
 		if !strings.HasPrefix(p.Source, "registry+") && !strings.HasPrefix(p.Source, "sparse+") {
 			v += " source " + p.Source
 		}
-		out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(p.Name), Value: v, Resolved: true})
+		// One entry per semver-compatible line: syn 1.x and syn 2.x are two
+		// packages to Cargo, never joined into one value.
+		out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(p.Name), Section: "line " + Line(p.Version), Value: v, Resolved: true})
 	}
 	return manifest.Parsed{Deps: out}, nil
 }
 
-// cargoExact is Cargo's rule: "=0.25.2", "0.25.2" and "^0.25.2" name the
-// version 0.25.2 (the latter two are caret requirements; the pin is on the
-// version written, and Cargo.lock guards the resolution); "~", ">=", "*",
-// partial versions and several clauses admit others.
+// cargoExact is Cargo's rule for an effective value (ADR 0253): "=0.25.2"
+// and a Cargo.lock's "0.25.2" name the version 0.25.2; a caret requirement
+// ("^0.25.2", which is what Cargo.toml's bare "0.25.2" means; the resolver
+// writes it so when no Cargo.lock settles it), "~", ">=", "*", partial
+// versions and several clauses admit others.
 func cargoExact(v string) (string, bool) {
 	v = strings.TrimSpace(v)
 	// Several clauses, a git or path source, another registry, a patch or
@@ -189,11 +192,8 @@ func cargoExact(v string) (string, bool) {
 		return "", false
 	}
 	// A Cargo.lock value is the version itself.
-	for _, op := range []string{"=", "^"} {
-		if strings.HasPrefix(v, op) {
-			v = strings.TrimSpace(v[len(op):])
-			break
-		}
+	if strings.HasPrefix(v, "=") {
+		v = strings.TrimSpace(v[1:])
 	}
 	if strings.Count(strings.SplitN(v, "-", 2)[0], ".") != 2 {
 		return "", false // "0.25" admits 0.25.x

@@ -24,25 +24,67 @@ var Definition = manifest.Definition{
 		{Name: "gradle.lockfile", Match: isGradleLockfile, Read: readGradleLockfile},
 		{Name: "Gradle build script", Match: isGradleScript},
 	},
-	Exact: gradleExact,
-	Same:  manifest.SameTrimmedVersion,
+	Exact:  gradleExact,
+	Same:   manifest.SameTrimmedVersion,
+	Inputs: Inputs,
 }
 
 // Normalize is Maven's: Gradle resolves Maven coordinates
 // ("group:artifact", case-sensitive) from Maven repositories.
 func Normalize(name string) string { return maven.Normalize(name) }
 
-// isGradleCatalog matches version catalogs in the gradle folder
-// (gradle/libs.versions.toml and other *.versions.toml beside it).
-func isGradleCatalog(p string) bool {
-	return strings.HasSuffix(path.Base(p), ".versions.toml") && path.Base(path.Dir(p)) == "gradle"
+// Inputs are the files whose change can alter the versions Gradle
+// resolves, from Gradle's documentation.
+var Inputs = []manifest.Input{
+	{Files: "*.versions.toml at any depth (gradle/libs.versions.toml, gradle/catalogs/, catalogs settings.gradle imports)",
+		Role: "a version catalog", Example: "gradle/catalogs/libs.versions.toml", Match: isGradleCatalog, Evaluated: true,
+		Doc: "https://docs.gradle.org/current/userguide/version_catalogs.html"},
+	{Files: "gradle.lockfile, settings-gradle.lockfile, buildscript-gradle.lockfile at any depth; gradle/dependency-locks/*.lockfile",
+		Role: "a dependency lock file", Example: "app/buildscript-gradle.lockfile", Match: isGradleLockfile, Evaluated: true,
+		Doc: "https://docs.gradle.org/current/userguide/dependency_locking.html"},
+	{Files: "build.gradle(.kts), settings.gradle(.kts) and any *.gradle(.kts) script at any depth",
+		Role: "a build script (Groovy or Kotlin code)", Example: "gradle/publishing.gradle.kts", Match: isAnyGradleScript,
+		Doc: "https://docs.gradle.org/current/userguide/writing_build_scripts.html"},
+	{Files: "gradle.properties at any depth", Role: "project properties build scripts read versions from",
+		Example: "gradle.properties", Match: manifest.Base("gradle.properties"),
+		Doc: "https://docs.gradle.org/current/userguide/build_environment.html#sec:gradle_configuration_properties"},
+	{Files: "buildSrc/** and build-logic/**", Role: "build logic (convention plugins) compiled into the build",
+		Example: "buildSrc/src/main/kotlin/conventions.gradle.kts", Match: isBuildLogic,
+		Doc: "https://docs.gradle.org/current/userguide/sharing_build_logic_between_subprojects.html"},
+	{Files: "gradle/wrapper/gradle-wrapper.properties", Role: "the Gradle version, which sets the versions of the Kotlin and Gradle artifacts it embeds",
+		Example: "gradle/wrapper/gradle-wrapper.properties", Match: manifest.Base("gradle-wrapper.properties"),
+		Affects: "org.jetbrains.kotlin:*,org.gradle*", Doc: "https://docs.gradle.org/current/userguide/gradle_wrapper.html"},
 }
 
-// isGradleLockfile matches gradle.lockfile and the per-configuration
-// lock files of gradle/dependency-locks.
+// isGradleCatalog matches version catalogs anywhere: Gradle imports the
+// default gradle/libs.versions.toml and whatever settings.gradle names, and
+// Renovate reads every *.versions.toml.
+func isGradleCatalog(p string) bool {
+	return strings.HasSuffix(path.Base(p), ".versions.toml") && path.Base(p) != ".versions.toml"
+}
+
+// isGradleLockfile matches the lock files Gradle writes: per project
+// (gradle.lockfile), for settings plugins and buildscript classpaths, and
+// the legacy per-configuration files of gradle/dependency-locks.
 func isGradleLockfile(p string) bool {
-	b := path.Base(p)
-	return b == "gradle.lockfile" || strings.HasSuffix(b, ".lockfile") && path.Base(path.Dir(p)) == "dependency-locks"
+	switch path.Base(p) {
+	case "gradle.lockfile", "settings-gradle.lockfile", "buildscript-gradle.lockfile":
+		return true
+	}
+	return strings.HasSuffix(path.Base(p), ".lockfile") && path.Base(path.Dir(p)) == "dependency-locks"
+}
+
+func isAnyGradleScript(p string) bool {
+	return strings.HasSuffix(p, ".gradle") || strings.HasSuffix(p, ".gradle.kts")
+}
+
+func isBuildLogic(p string) bool {
+	for _, seg := range strings.Split(path.Dir(p), "/") {
+		if seg == "buildSrc" || seg == "build-logic" {
+			return true
+		}
+	}
+	return false
 }
 
 // isGradleScript matches Gradle build scripts, which pinbot refuses to

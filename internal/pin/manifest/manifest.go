@@ -105,6 +105,11 @@ type Definition struct {
 	Exact func(v string) (ver string, ok bool)
 	// Same, with Exact, compares two exact versions.
 	Same func(a, b string) bool
+	// Line, when set, returns the release line of a version or
+	// requirement within which the ecosystem keeps one copy of a package
+	// (Cargo's semver-compatible line); a change wholly in another line
+	// than the pin's is another package to the tool.
+	Line func(v string) string
 	// Inputs are the ecosystem's resolution inputs, from its tool's docs.
 	Inputs []Input
 	// Namespace names the package namespace, when ecosystems share one:

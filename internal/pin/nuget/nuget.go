@@ -143,3 +143,25 @@ func readNuGetLock(name string, data []byte) (manifest.Parsed, error) {
 
 // msbuildPropRE matches a property reference.
 var msbuildPropRE = regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)`)
+
+// readDotnetTools reads a local tool manifest (.config/dotnet-tools.json):
+// each tool's package id and exact version.
+func readDotnetTools(name string, data []byte) (manifest.Parsed, error) {
+	var doc struct {
+		Tools map[string]struct {
+			Version string `json:"version"`
+		} `json:"tools"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return manifest.Parsed{}, manifest.JSONError(name, data, err)
+	}
+	var out []manifest.Dep
+	for _, k := range manifest.SortedKeys(doc.Tools) {
+		v := strings.TrimSpace(doc.Tools[k].Version)
+		if v == "" {
+			return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: manifest.LineOf(data, `"`+k+`"`), Err: fmt.Errorf("tool %s has no version", k)}
+		}
+		out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(k), Section: "tools", Value: v, Resolved: true})
+	}
+	return manifest.Parsed{Deps: out}, nil
+}

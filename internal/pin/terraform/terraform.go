@@ -3,6 +3,7 @@ package terraform
 import (
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin/manifest"
@@ -84,6 +85,16 @@ func readTerraform(name string, data []byte) (manifest.Parsed, error) {
 				continue
 			}
 			src, ok := b.Body.Attributes["source"]
+			if !ok && isOverride(name) {
+				// An override file merges into the module block of the same
+				// name elsewhere, and legitimately has no source; one that
+				// changes the version is an error, since pinbot does not
+				// merge override files (ADR 0254).
+				if _, v := b.Body.Attributes["version"]; v {
+					errs = append(errs, &manifest.ReadError{Path: name, Line: b.TypeRange.Start.Line, Err: fmt.Errorf("override of module %q sets its version; pinbot does not merge override files, so it cannot tell which version the module then takes", b.Labels[0])})
+				}
+				continue
+			}
 			if !ok {
 				errs = append(errs, &manifest.ReadError{Path: name, Line: b.TypeRange.Start.Line, Err: fmt.Errorf("module %q has no source", b.Labels[0])})
 				continue
@@ -221,4 +232,17 @@ func terraformExact(v string) (string, bool) {
 	}
 	v = strings.TrimSpace(strings.TrimPrefix(v, "="))
 	return v, manifest.IsPlainVersion(v) && !strings.HasPrefix(v, "v")
+}
+
+// isOverride matches Terraform's and OpenTofu's override files:
+// override.tf, NAME_override.tf and their .tofu and .json forms.
+func isOverride(p string) bool {
+	b := path.Base(p)
+	for _, ext := range []string{".tf.json", ".tofu.json", ".tf", ".tofu"} {
+		if strings.HasSuffix(b, ext) {
+			stem := strings.TrimSuffix(b, ext)
+			return stem == "override" || strings.HasSuffix(stem, "_override")
+		}
+	}
+	return false
 }

@@ -562,3 +562,14 @@ func TestTerraformResolution(t *testing.T) {
 		},
 	})
 }
+
+func TestCargoLockSettlesALoosenedRequirement(t *testing.T) {
+	lock := "version = 3\n\n[[package]]\nname = \"serde\"\nversion = \"1.0.100\"\nsource = \"registry+https://github.com/rust-lang/crates.io-index\"\n"
+	runTreeCases(t, []treeCase{{
+		name: "=1.0.100 loosened to 1.0.100 while Cargo.lock keeps 1.0.100",
+		pins: []pin.Pin{ecoPin(pin.Cargo, "serde", "1.0.100")},
+		base: map[string]string{"Cargo.toml": cargoToml("=1.0.100"), "Cargo.lock": lock},
+		head: map[string]string{"Cargo.toml": cargoToml("1.0.100"), "Cargo.lock": lock},
+		want: NotApplicable,
+	}})
+}

@@ -422,9 +422,13 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 		return ok && (path.Base(p) == "go.mod" || path.Base(p) == "go.work")
 	}
 	workspace := slices.ContainsFunc(files, func(f ChangedFile) bool { return goFile(f.Path) || goFile(f.Previous) })
+	// Likewise an ecosystem pinbot resolves across files (Maven parents,
+	// MSBuild's Directory.*.props, Cargo and Terraform locks) needs every
+	// evaluated input of that ecosystem once one of them changes (issue 23).
+	resolve := pin.ResolutionFiles(in.PR.Files)
 	visible := func(p string) bool {
 		_, ok := changed[p]
-		return ok || isPrevious(files, p) || (workspace && goFile(p))
+		return ok || isPrevious(files, p) || (workspace && goFile(p)) || resolve(p)
 	}
 	baseRead := newReader(src, cmp.MergeBase)
 	headRead := newReader(src, pr.HeadSHA)
@@ -436,11 +440,9 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 			}
 		}
 	}
-	if workspace {
-		for p, e := range mb.Files {
-			if goFile(p) {
-				want = append(want, e.SHA)
-			}
+	for p, e := range mb.Files {
+		if (workspace && goFile(p)) || resolve(p) {
+			want = append(want, e.SHA)
 		}
 	}
 	baseRead.prefetch(ctx, want)
