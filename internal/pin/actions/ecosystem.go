@@ -20,6 +20,7 @@ var Definition = manifest.Definition{
 		{Name: "workflow", Match: isWorkflowPath, Read: readWorkflow},
 		{Name: "action.yml", Match: manifest.Base("action.yml", "action.yaml"), Read: readWorkflow},
 	},
+	Inputs: Inputs,
 }
 
 // Normalize lower-cases an action's owner/repo.
@@ -42,4 +43,13 @@ func IsSHA(s string) bool {
 		}
 	}
 	return true
+}
+
+// Inputs are the files whose change can alter the actions a workflow
+// runs, from GitHub's documentation.
+var Inputs = []manifest.Input{
+	{Files: ".github/workflows/*.yml, *.yaml", Role: "workflow steps' uses:", Example: ".github/workflows/ci.yml",
+		Match: isWorkflowPath, Evaluated: true, Doc: "https://docs.github.com/actions/writing-workflows/workflow-syntax-for-github-actions#jobsjob_idstepsuses"},
+	{Files: "action.yml, action.yaml at any depth", Role: "a composite action's steps", Example: ".github/actions/setup/action.yml",
+		Match: manifest.Base("action.yml", "action.yaml"), Evaluated: true, Doc: "https://docs.github.com/actions/sharing-automations/creating-actions/metadata-syntax-for-github-actions#runs-for-composite-actions"},
 }

@@ -1,7 +1,6 @@
 package composer
 
 import (
-	"path"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin/manifest"
@@ -21,11 +20,19 @@ var Definition = manifest.Definition{
 		{Name: "composer.json", Match: manifest.Base("composer.json"), Read: readComposerJSON},
 		{Name: "composer.lock", Match: manifest.Base("composer.lock"), Read: readComposerLock},
 	},
-	Exact: composerExact,
-	Same:  manifest.SameVersion,
+	Exact:  composerExact,
+	Same:   manifest.SameVersion,
+	Inputs: Inputs,
 }
 
 // Normalize lower-cases a package name (Packagist ignores case).
 func Normalize(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
 
-var _ = path.Base
+// Inputs are the files whose change can alter the versions Composer
+// installs, from its documentation.
+var Inputs = []manifest.Input{
+	{Files: "composer.json at any depth", Role: "requirements", Example: "composer.json",
+		Match: manifest.Base("composer.json"), Evaluated: true, Doc: "https://getcomposer.org/doc/04-schema.md#require"},
+	{Files: "composer.lock", Role: "the lock file", Example: "composer.lock", Match: manifest.Base("composer.lock"), Evaluated: true,
+		Doc: "https://getcomposer.org/doc/01-basic-usage.md#commit-your-composer-lock-file-to-version-control"},
+}

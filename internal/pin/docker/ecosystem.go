@@ -20,6 +20,7 @@ var Definition = manifest.Definition{
 		{Name: "Dockerfile", Match: isDockerfilePath, Read: readDockerfile},
 		{Name: "compose file", Match: isComposePath, Read: readCompose},
 	},
+	Inputs: Inputs,
 }
 
 // Normalize gives the short Docker Hub form of an image name
@@ -60,4 +61,22 @@ func isComposePath(p string) bool {
 		}
 	}
 	return false
+}
+
+// Inputs are the files whose change can alter the images Docker and
+// Compose build or run, from their documentation.
+var Inputs = []manifest.Input{
+	{Files: "Dockerfile, Containerfile, *.Dockerfile, Dockerfile.* at any depth", Role: "FROM images and their ARG defaults",
+		Example: "images/api/Dockerfile", Match: isDockerfilePath, Evaluated: true, Doc: "https://docs.docker.com/reference/dockerfile/#from"},
+	{Files: "compose.yaml, docker-compose.yml and their variants", Role: "service images", Example: "deploy/compose.prod.yaml",
+		Match: isComposePath, Evaluated: true, Doc: "https://docs.docker.com/reference/compose-file/services/#image"},
+	{Files: ".env, *.env beside a compose file", Role: "variables Compose interpolates into image references",
+		Example: ".env", Match: isEnvFile, Doc: "https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/"},
+	{Files: "docker-bake.hcl, docker-bake.json", Role: "Buildx Bake targets and their args", Example: "docker-bake.hcl",
+		Match: manifest.Base("docker-bake.hcl", "docker-bake.json"), Doc: "https://docs.docker.com/build/bake/reference/"},
+}
+
+func isEnvFile(p string) bool {
+	b := path.Base(p)
+	return b == ".env" || strings.HasSuffix(b, ".env") || strings.HasPrefix(b, ".env.")
 }

@@ -197,6 +197,9 @@ func (r *reactor) chain(pf *pomFile) ([]*pomFile, *pomFile) {
 type mavenConfig struct {
 	path     string
 	paths    []string // the files read
+	// unknown are options pinbot does not evaluate that can change what
+	// the build resolves (-s settings.xml, -f other-pom.xml, ...).
+	unknown []string
 	user     map[string]string
 	profiles map[string]bool
 }
@@ -215,6 +218,7 @@ func (r *reactor) config(dir string) mavenConfig {
 				c.user[k] = v
 			}
 			c.profiles, c.paths = u.profiles, nil
+			c.unknown = u.unknown // jvm.config holds JVM options: only its -D matter
 			if ok {
 				c.paths = append(c.paths, p)
 			}
@@ -263,6 +267,12 @@ func parseMavenConfig(p string, data []byte) mavenConfig {
 					c.profiles[strings.TrimPrefix(id, "+")] = true
 				}
 			}
+		case harmlessOption[arg]:
+		case withValue[arg]:
+			next()
+		case strings.HasPrefix(arg, "-X") || strings.HasPrefix(arg, "-T") || strings.HasPrefix(arg, "--threads="):
+		default:
+			c.unknown = append(c.unknown, arg)
 		}
 	}
 	return c
@@ -309,6 +319,19 @@ func (r *reactor) wrapperMaven(dir string) (version, p string) {
 	}
 }
 
+// harmlessOption are Maven options that do not change what is resolved:
+// output, failure handling, reactor selection, snapshot updates.
+var harmlessOption = map[string]bool{"-B": true, "--batch-mode": true, "-e": true, "--errors": true, "-q": true, "--quiet": true,
+	"-V": true, "--show-version": true, "-v": true, "--version": true, "-ntp": true, "--no-transfer-progress": true,
+	"-fae": true, "--fail-at-end": true, "-ff": true, "--fail-fast": true, "-fn": true, "--fail-never": true,
+	"-am": true, "--also-make": true, "-amd": true, "--also-make-dependents": true, "-U": true, "--update-snapshots": true,
+	"-nsu": true, "--no-snapshot-updates": true, "-o": true, "--offline": true, "-C": true, "--strict-checksums": true,
+	"-c": true, "--lax-checksums": true, "-N": true, "--non-recursive": true, "--color": true, "-llr": true}
+
+// withValue are harmless options that take the next word as their value.
+var withValue = map[string]bool{"-pl": true, "--projects": true, "-rf": true, "--resume-from": true, "-l": true, "--log-file": true,
+	"-b": true, "--builder": true, "--color=always": false}
+
 var wrapperVersionRE = regexp.MustCompile(`apache-maven-([^/]+?)-bin\.`)
 
 // module computes the effective versions of one POM.
@@ -320,6 +343,10 @@ func (r *reactor) module(pf *pomFile) manifest.Module {
 		m.Inputs = append(m.Inputs, c.path)
 	}
 	m.Inputs = append(m.Inputs, cfg.paths...)
+	if len(cfg.unknown) > 0 {
+		m.Unresolved = append(m.Unresolved, manifest.Unresolved{Section: "maven.config", Path: cfg.paths[0], At: strings.Join(cfg.unknown, " "),
+			Reason: fmt.Sprintf("%s passes %s, which pinbot does not evaluate; it can change the version Maven resolves for any package", cfg.paths[0], strings.Join(cfg.unknown, " "))})
+	}
 	var external *parentRef // the parent outside the repository, if any
 	if outsideTop != nil {
 		external = outsideTop.parent
@@ -679,6 +706,9 @@ func (e *evaluator) addPlugin(n *manifest.XMLNode, section string, build bool) {
 	by, at := e.outside()
 	if by == "" {
 		by, at = "Maven's super POM (the Maven version)", e.maven
+		if e.wrapper != "" {
+			by = "Maven's super POM, by the Maven version " + e.wrapper + " names"
+		}
 		e.usedWrapper = true
 	}
 	e.unresolved(coord, section, n.Line, by, at, fmt.Sprintf("%s has no version; it is managed by %s", artifact, by))

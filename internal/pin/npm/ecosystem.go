@@ -1,7 +1,6 @@
 package npm
 
 import (
-	"path"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin/manifest"
@@ -23,9 +22,28 @@ var Definition = manifest.Definition{
 		{Name: "pnpm-lock.yaml", Match: manifest.Base("pnpm-lock.yaml"), Read: readPnpmLock},
 		{Name: "bun lock file", Match: manifest.Base("bun.lock", "bun.lockb")},
 	},
+	Inputs: Inputs,
 }
 
 // Normalize lower-cases a package name.
 func Normalize(name string) string { return strings.ToLower(strings.TrimSpace(name)) }
 
-var _ = path.Base
+// Inputs are the files whose change can alter the versions npm, Yarn,
+// pnpm and Bun install, from their documentation.
+var Inputs = []manifest.Input{
+	{Files: "package.json at any depth", Role: "dependencies, overrides, resolutions", Example: "web/package.json",
+		Match: manifest.Base("package.json"), Evaluated: true, Doc: "https://docs.npmjs.com/cli/configuring-npm/package-json"},
+	{Files: "package-lock.json, npm-shrinkwrap.json, yarn.lock, pnpm-lock.yaml", Role: "a lock file", Example: "web/package-lock.json",
+		Match: manifest.Base("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml"), Evaluated: true,
+		Doc: "https://docs.npmjs.com/cli/configuring-npm/package-lock-json"},
+	{Files: "bun.lock, bun.lockb", Role: "Bun's lock file", Example: "bun.lock", Match: manifest.Base("bun.lock", "bun.lockb"),
+		Doc: "https://bun.sh/docs/install/lockfile"},
+	{Files: "pnpm-workspace.yaml", Role: "pnpm catalogs and overrides", Example: "pnpm-workspace.yaml",
+		Match: manifest.Base("pnpm-workspace.yaml"), Doc: "https://pnpm.io/catalogs"},
+	{Files: ".pnpmfile.cjs", Role: "pnpm hooks that can rewrite any package's version", Example: ".pnpmfile.cjs",
+		Match: manifest.Base(".pnpmfile.cjs"), Doc: "https://pnpm.io/pnpmfile"},
+	{Files: ".yarnrc.yml", Role: "Yarn settings: packageExtensions, registries", Example: ".yarnrc.yml",
+		Match: manifest.Base(".yarnrc.yml"), Doc: "https://yarnpkg.com/configuration/yarnrc"},
+	{Files: ".npmrc", Role: "npm settings: registries", Example: ".npmrc", Match: manifest.Base(".npmrc"),
+		Doc: "https://docs.npmjs.com/cli/configuring-npm/npmrc"},
+}

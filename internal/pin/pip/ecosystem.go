@@ -33,6 +33,7 @@ var Definition = manifest.Definition{
 		// decides (readRequirementsLock).
 		{Name: "requirements.lock (rye, or Helm v1)", Match: isRyeLock, Read: readRequirementsLock},
 	},
+	Inputs: Inputs,
 }
 
 // Normalize is PEP 503's name normalisation ("Foo.Bar_baz" is "foo-bar-baz").
@@ -64,4 +65,32 @@ func isPylock(p string) bool {
 func isRyeLock(p string) bool {
 	b := path.Base(p)
 	return strings.HasPrefix(b, "requirements") && strings.HasSuffix(b, ".lock")
+}
+
+// Inputs are the files whose change can alter the versions pip, uv,
+// Poetry, Pipenv and PDM install, from their documentation.
+var Inputs = []manifest.Input{
+	{Files: "pyproject.toml at any depth", Role: "project dependencies, dependency groups, tool.uv/tool.poetry/tool.pdm tables",
+		Example: "services/api/pyproject.toml", Match: manifest.Base("pyproject.toml"), Evaluated: true,
+		Doc: "https://packaging.python.org/en/latest/specifications/pyproject-toml/"},
+	{Files: "*requirements*.txt/.in, constraints*.txt, requirements/*.txt, and the files they include (-r, -c)",
+		Role: "requirements and constraints", Example: "requirements/base.txt", Match: IsRequirementsPath, Evaluated: true,
+		Doc: "https://pip.pypa.io/en/stable/reference/requirements-file-format/"},
+	{Files: "uv.lock, poetry.lock, Pipfile.lock, pdm.lock, requirements*.lock (rye)", Role: "a lock file", Example: "uv.lock",
+		Match: manifest.Base("uv.lock", "poetry.lock", "Pipfile.lock", "pdm.lock"), Evaluated: true, Doc: "https://docs.astral.sh/uv/concepts/projects/layout/#the-lockfile"},
+	{Files: "requirements.lock, requirements-dev.lock", Role: "rye's lock file", Example: "requirements-dev.lock",
+		Match: isRyeLock, Evaluated: true, Doc: "https://rye.astral.sh/guide/sync/"},
+	{Files: "Pipfile", Role: "Pipenv's requirements", Example: "Pipfile", Match: manifest.Base("Pipfile"), Evaluated: true,
+		Doc: "https://pipenv.pypa.io/en/latest/pipfile.html"},
+	{Files: "setup.cfg, setup.py", Role: "setuptools' install_requires and extras", Example: "setup.cfg",
+		Match: manifest.Base("setup.cfg", "setup.py"), Evaluated: true, Doc: "https://setuptools.pypa.io/en/latest/userguide/dependency_management.html"},
+	{Files: "pylock.toml, pylock.NAME.toml", Role: "a PEP 751 lock file", Example: "pylock.toml", Match: isPylock,
+		Doc: "https://packaging.python.org/en/latest/specifications/pylock-toml/"},
+	{Files: "environment.yml, environment.yaml, conda.yml, conda.yaml", Role: "a conda environment", Example: "environment.yml",
+		Match: manifest.Base("environment.yml", "environment.yaml", "conda.yml", "conda.yaml"),
+		Doc:   "https://docs.conda.io/projects/conda/en/latest/user-guide/tasks/manage-environments.html#create-env-file-manually"},
+	{Files: "uv.toml", Role: "uv settings: constraint-dependencies, override-dependencies, indexes", Example: "uv.toml",
+		Match: manifest.Base("uv.toml"), Doc: "https://docs.astral.sh/uv/reference/settings/"},
+	{Files: "pip.conf, pip.ini", Role: "pip settings: indexes, constraint files", Example: "pip.conf",
+		Match: manifest.Base("pip.conf", "pip.ini"), Doc: "https://pip.pypa.io/en/stable/topics/configuration/"},
 }

@@ -1,6 +1,7 @@
 package enforce
 
 import (
+	"sort"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -53,7 +54,20 @@ func with(base map[string]string, changes map[string]string) map[string]string {
 
 func evalTrees(pins []pin.Pin, base, head map[string]string) Result {
 	changes, err := pin.Diff(mapTree(base), mapTree(head))
-	in := Input{Pins: pins, Changes: changes, Config: DefaultConfig(), PR: PullRequest{Author: "dependabot[bot]", AuthorIsBot: true, HeadSHA: "h"}}
+	// The pull request's files, as GitHub lists them.
+	var files []string
+	for p, c := range head {
+		if b, ok := base[p]; !ok || b != c {
+			files = append(files, p)
+		}
+	}
+	for p := range base {
+		if _, ok := head[p]; !ok {
+			files = append(files, p)
+		}
+	}
+	sort.Strings(files)
+	in := Input{Pins: pins, Changes: changes, Config: DefaultConfig(), PR: PullRequest{Author: "dependabot[bot]", AuthorIsBot: true, HeadSHA: "h", Files: files}}
 	if err != nil {
 		in.ReadErrors = []error{err}
 	}
