@@ -195,11 +195,11 @@ func (r *reactor) chain(pf *pomFile) ([]*pomFile, *pomFile) {
 
 // mavenConfig is what the nearest .mvn/maven.config sets.
 type mavenConfig struct {
-	path     string
-	paths    []string // the files read
+	path  string
+	paths []string // the files read
 	// unknown are options pinbot does not evaluate that can change what
 	// the build resolves (-s settings.xml, -f other-pom.xml, ...).
-	unknown []string
+	unknown  []string
 	user     map[string]string
 	profiles map[string]bool
 }

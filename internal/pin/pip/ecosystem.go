@@ -76,7 +76,7 @@ var Inputs = []manifest.Input{
 	{Files: "*requirements*.txt/.in, constraints*.txt, requirements/*.txt, and the files they include (-r, -c)",
 		Role: "requirements and constraints", Example: "requirements/base.txt", Match: IsRequirementsPath, Evaluated: true,
 		Doc: "https://pip.pypa.io/en/stable/reference/requirements-file-format/"},
-	{Files: "uv.lock, poetry.lock, Pipfile.lock, pdm.lock, requirements*.lock (rye)", Role: "a lock file", Example: "uv.lock",
+	{Files: "uv.lock, poetry.lock, Pipfile.lock, pdm.lock", Role: "a lock file", Example: "uv.lock",
 		Match: manifest.Base("uv.lock", "poetry.lock", "Pipfile.lock", "pdm.lock"), Evaluated: true, Doc: "https://docs.astral.sh/uv/concepts/projects/layout/#the-lockfile"},
 	{Files: "requirements.lock, requirements-dev.lock", Role: "rye's lock file", Example: "requirements-dev.lock",
 		Match: isRyeLock, Evaluated: true, Doc: "https://rye.astral.sh/guide/sync/"},
