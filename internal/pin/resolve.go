@@ -353,3 +353,37 @@ func orText(s, def string) string {
 	}
 	return s
 }
+
+// Present returns the ecosystems that have a manifest, lock file or
+// evaluated resolution input among paths (a repository's files), so that a
+// pin of an ecosystem the repository does not use can be reported: it
+// protects nothing. Ecosystems sharing a package namespace (Maven and
+// Gradle) count for each other.
+func Present(paths []string) map[Ecosystem]bool {
+	found := map[string]bool{}
+	for _, p := range paths {
+		p = cleanPath(p)
+		skip := false
+		for _, d := range strings.Split(path.Dir(p), "/") {
+			skip = skip || skipDirs[d]
+		}
+		if skip {
+			continue
+		}
+		if f, ok := FormatOf(p); ok {
+			found[namespace(f.Ecosystem)] = true
+		}
+		for _, d := range registry {
+			if evaluatedInput(d, p) {
+				found[namespace(Ecosystem(d.Name))] = true
+			}
+		}
+	}
+	out := map[Ecosystem]bool{}
+	for _, e := range Ecosystems {
+		if found[namespace(e)] {
+			out[e] = true
+		}
+	}
+	return out
+}

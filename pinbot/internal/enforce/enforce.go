@@ -167,6 +167,10 @@ type Input struct {
 	// claimed move of a pinned dependency that the files do not show is an
 	// Error, never an Allow. Nil means none.
 	BotUpdates []pin.BotUpdate
+	// Present are the ecosystems the base branch has any manifest of
+	// (pin.Present of its files); nil when unknown. An enforced pin of an
+	// ecosystem not present protects nothing: a warning on the check.
+	Present map[pin.Ecosystem]bool
 	// Dependabot is the base branch's .github/dependabot.yml, for writing
 	// the comment's ignore snippet with the package-ecosystem names the
 	// repository uses; empty when absent.
@@ -253,6 +257,8 @@ func Evaluate(in Input) Result {
 	for _, err := range in.ReadErrors {
 		r.Errors = append(r.Errors, readErrors(err, in.Pins)...)
 	}
+
+	r.Warnings = append(slices.Clip(r.Warnings), absentEcosystems(in)...)
 
 	protected := protectedFiles(in.PR.Files, cfg.Verification.ProtectedPaths)
 	r.Protected = protected

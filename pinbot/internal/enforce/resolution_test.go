@@ -587,3 +587,31 @@ func TestCargoLockSettlesALoosenedRequirement(t *testing.T) {
 		want: NotApplicable,
 	}})
 }
+
+func TestPinOfAnAbsentEcosystemIsAWarning(t *testing.T) {
+	mavenPin := ecoPin(pin.Maven, jackson, "2.15.3")
+	for _, c := range []struct {
+		name    string
+		files   []string
+		warning bool
+	}{
+		{"a Gradle project satisfies a maven pin", []string{"settings.gradle.kts", "gradle/libs.versions.toml"}, false},
+		{"a Maven project", []string{"pom.xml"}, false},
+		{"a Python repository", []string{"pyproject.toml", "uv.lock"}, true},
+		{"a POM under testdata does not count", []string{"pyproject.toml", "internal/testdata/pom.xml"}, true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := Evaluate(Input{Pins: []pin.Pin{mavenPin}, Config: DefaultConfig(), Present: pin.Present(c.files)})
+			got := false
+			for _, w := range r.Warnings {
+				got = got || (w.Path == mavenPin.Source.Path && strings.Contains(w.Message, "no maven manifest"))
+			}
+			if got != c.warning || r.Verdict != NotApplicable {
+				t.Fatalf("warning %v, want %v (verdict %s): %+v", got, c.warning, r.Verdict, r.Warnings)
+			}
+		})
+	}
+	if r := Evaluate(Input{Pins: []pin.Pin{mavenPin}, Config: DefaultConfig()}); len(r.Warnings) != 0 {
+		t.Errorf("unknown presence warns: %+v", r.Warnings)
+	}
+}

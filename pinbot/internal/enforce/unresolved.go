@@ -46,3 +46,29 @@ func readErrors(err error, pins []pin.Pin) []string {
 	}
 	return []string{fmt.Sprintf("%s; pinbot cannot prove that the pins of %s stay", err.Error(), strings.Join(dedupe(named), ", "))}
 }
+
+// absentEcosystems warns of each enforced pin whose ecosystem has no
+// manifest in the repository (in.Present): it cannot match any change, and
+// is most likely written for another ecosystem (a Maven pin in a Gradle
+// project matches, since both use Maven coordinates).
+func absentEcosystems(in Input) []adr.Warning {
+	if in.Present == nil {
+		return nil
+	}
+	var out []adr.Warning
+	seen := map[string]bool{}
+	for _, p := range in.Pins {
+		if !p.Enforced || p.Unenforceable() != "" || in.Present[p.Ecosystem] {
+			continue
+		}
+		key := string(p.Ecosystem) + "\x00" + p.Package + "\x00" + p.Source.Path
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		out = append(out, adr.Warning{Path: p.Source.Path, Line: p.Source.Line, Message: fmt.Sprintf(
+			"the pin of %s %s names the ecosystem %s, but the repository has no %s manifest or lock file; the pin protects nothing until the ADR names the ecosystem the package is used in",
+			p.Package, p.Version, p.Ecosystem, p.Ecosystem)})
+	}
+	return out
+}

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -394,6 +395,7 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 		fail(fmt.Errorf("reading the tree of merge base %s: %w", short(cmp.MergeBase), err))
 		return
 	}
+	in.Present = pin.Present(slices.Collect(maps.Keys(mb.Files)))
 	// The head's tree is the merge base's with the changed files replaced:
 	// no second tree read.
 	head := make(map[string]Entry, len(mb.Files))
