@@ -158,6 +158,9 @@ func readDotnetTools(name string, data []byte) (manifest.Parsed, error) {
 	var out []manifest.Dep
 	for _, k := range manifest.SortedKeys(doc.Tools) {
 		v := strings.TrimSpace(doc.Tools[k].Version)
+		if strings.TrimSpace(k) == "" {
+			return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: manifest.LineOf(data, `""`), Err: errors.New("a tool has an empty package id")}
+		}
 		if v == "" {
 			return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: manifest.LineOf(data, `"`+k+`"`), Err: fmt.Errorf("tool %s has no version", k)}
 		}

@@ -278,8 +278,13 @@ func (r *resolver) module(p string) manifest.Module {
 		emit(key, x)
 	}
 	if !own {
-		for key, c := range central {
-			emit(key, c)
+		keys := make([]string, 0, len(central))
+		for key := range central {
+			keys = append(keys, key)
+		}
+		sort.Strings(keys)
+		for _, key := range keys {
+			emit(key, central[key])
 		}
 	}
 	return m
