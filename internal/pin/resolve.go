@@ -2,6 +2,7 @@ package pin
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -224,14 +225,7 @@ func resolveAll(files map[string]sidePair) ([]Change, []error) {
 		}
 		mb, errB := d.Resolve(baseFiles)
 		mh, errH := d.Resolve(headFiles)
-		if errB != nil || errH != nil {
-			for _, err := range []error{errB, errH} {
-				if err != nil {
-					errs = append(errs, err)
-				}
-			}
-			continue
-		}
+		errs = append(errs, resolverErrors(eco, changed, errB, errH)...)
 		cs, es := compareModules(eco, d.Via, mb, mh, changed)
 		out = append(out, cs...)
 		errs = append(errs, es...)
@@ -386,4 +380,61 @@ func Present(paths []string) map[Ecosystem]bool {
 		}
 	}
 	return out
+}
+
+// resolverErrors sorts out the files a resolver could not parse. One the
+// pull request changes is a ReadError (fail closed, as for every manifest).
+// One it does not change fails only the pins of the ecosystem, and only
+// when it sits in a folder above (or beside) a changed file, where it may
+// be a parent or an import of what changed; an unreadable POM among test
+// resources elsewhere does not fail every pull request of the repository.
+func resolverErrors(eco Ecosystem, changed map[string]bool, errs ...error) []error {
+	var out []error
+	seen := map[string]bool{}
+	for _, err := range errs {
+		for _, e := range leafErrors(err) {
+			var re *ReadError
+			if !errors.As(e, &re) || changed[re.Path] {
+				if !seen[e.Error()] {
+					seen[e.Error()] = true
+					out = append(out, e)
+				}
+				continue
+			}
+			if seen[re.Path] || !aboveChanged(re.Path, changed) {
+				continue
+			}
+			seen[re.Path] = true
+			out = append(out, &Unresolved{Ecosystem: eco, Manifest: re.Path, Line: re.Line, Reason: fmt.Sprintf(
+				"%s cannot be read (%v), and what it declares may reach the files this PR changes", re.Path, re.Err)})
+		}
+	}
+	return out
+}
+
+func leafErrors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, leafErrors(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// aboveChanged reports whether p's folder is a changed file's folder or
+// one above it.
+func aboveChanged(p string, changed map[string]bool) bool {
+	d := path.Dir(p)
+	for c := range changed {
+		cd := path.Dir(c)
+		if d == "." || cd == d || strings.HasPrefix(cd+"/", d+"/") {
+			return true
+		}
+	}
+	return false
 }

@@ -65,10 +65,7 @@ func resolveCrates(files map[string][]byte) ([]manifest.Module, error) {
 		}
 		out = append(out, m)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
 func nearestLock(manifestPath string, files map[string][]byte) string {

@@ -365,5 +365,6 @@ type Unresolved struct {
 // Resolver computes the modules of one side (base or head) of a
 // repository from every file matching the ecosystem's evaluated inputs,
 // keyed by repository-relative path. A file it cannot parse is a
-// *ReadError.
+// *ReadError, joined into the error, and the resolver goes on without it:
+// internal/pin decides whether that file matters to the pull request.
 type Resolver func(files map[string][]byte) ([]Module, error)

@@ -53,9 +53,6 @@ func resolvePoms(files map[string][]byte) ([]manifest.Module, error) {
 		}
 		r.poms[p] = pf
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
 	for _, pf := range r.poms {
 		if g, a := pf.groupID(), pf.artifactID; g != "" && a != "" {
 			r.byCoord[g+":"+a] = append(r.byCoord[g+":"+a], pf)
@@ -65,7 +62,7 @@ func resolvePoms(files map[string][]byte) ([]manifest.Module, error) {
 	for _, p := range sortedKeys(r.poms) {
 		out = append(out, r.module(r.poms[p]))
 	}
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
 type pomFile struct {

@@ -63,15 +63,12 @@ func resolveProjects(files map[string][]byte) ([]manifest.Module, error) {
 		r.parsed[p] = &msbuildFile{path: p, root: root}
 		paths = append(paths, p)
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
 	sort.Strings(paths)
 	var out []manifest.Module
 	for _, p := range paths {
 		out = append(out, r.module(p))
 	}
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
 func isMSBuildFile(p string) bool {

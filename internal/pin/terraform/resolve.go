@@ -51,9 +51,6 @@ func resolveModules(files map[string][]byte) ([]manifest.Module, error) {
 			calls[path.Dir(p)] = append(calls[path.Dir(p)], localCalls(p, data)...)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
 	// The locked roots that call each directory.
 	roots := map[string][]string{}
 	for root := range locks {
@@ -94,10 +91,7 @@ func resolveModules(files map[string][]byte) ([]manifest.Module, error) {
 			out = append(out, m)
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
 // lockedValue is a constraint's effective value under the locks of the

@@ -615,3 +615,34 @@ func TestPinOfAnAbsentEcosystemIsAWarning(t *testing.T) {
 		t.Errorf("unknown presence warns: %+v", r.Warnings)
 	}
 }
+
+func TestUnreadableUnchangedPOMs(t *testing.T) {
+	broken := "<project><oops></project>\n"
+	base := with(mavenReactor, map[string]string{"svc/src/it/broken/pom.xml": broken})
+	jacksonPin := []pin.Pin{ecoPin(pin.Maven, jackson, "2.15.3")}
+	guava := func(v string) string {
+		return pom("tool", "  <dependencies><dependency><groupId>com.google.guava</groupId><artifactId>guava</artifactId><version>"+v+"</version></dependency></dependencies>")
+	}
+	runTreeCases(t, []treeCase{
+		{
+			name: "a broken POM among test resources does not fail an unrelated change",
+			pins: jacksonPin, base: with(base, map[string]string{"tools/pom.xml": guava("32.1.3-jre")}),
+			head: with(base, map[string]string{"tools/pom.xml": guava("33.0.0-jre")}),
+			want: NotApplicable,
+		},
+		{
+			name: "an unreadable parent of a changed module fails closed for a Maven pin",
+			pins: jacksonPin,
+			base: with(mavenReactor, map[string]string{"pom.xml": broken}),
+			head: with(mavenReactor, map[string]string{"pom.xml": broken, "svc/pom.xml": strings.Replace(mavenReactor["svc/pom.xml"], "<artifactId>svc</artifactId>", "<artifactId>svc</artifactId><description>x</description>", 1)}),
+			want: Error, says: []string{"pom.xml:1: pom.xml cannot be read"},
+		},
+		{
+			name: "and is nothing for a repository without a Maven pin",
+			pins: []pin.Pin{ecoPin(pin.Pip, "kopf", "1.40.1")},
+			base: with(mavenReactor, map[string]string{"pom.xml": broken}),
+			head: with(mavenReactor, map[string]string{"pom.xml": broken, "svc/pom.xml": strings.Replace(mavenReactor["svc/pom.xml"], "<artifactId>svc</artifactId>", "<artifactId>svc</artifactId><description>x</description>", 1)}),
+			want: NotApplicable,
+		},
+	})
+}

@@ -25,7 +25,6 @@ func CheckResolver(t *testing.T, resolve manifest.Resolver, files map[string][]b
 		if _, ok := files[re.Path]; !ok {
 			t.Fatalf("error %v names no file given", err)
 		}
-		return
 	}
 	for _, m := range ms {
 		if _, ok := files[m.Path]; !ok {
@@ -44,8 +43,8 @@ func CheckResolver(t *testing.T, resolve manifest.Resolver, files map[string][]b
 			}
 		}
 	}
-	again, err := resolve(files)
-	if err != nil || !reflect.DeepEqual(ms, again) {
-		t.Fatalf("resolving twice differs: %v", err)
+	again, err2 := resolve(files)
+	if (err == nil) != (err2 == nil) || !reflect.DeepEqual(ms, again) {
+		t.Fatalf("resolving twice differs: %v, %v", err, err2)
 	}
 }
