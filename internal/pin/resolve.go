@@ -31,6 +31,9 @@ type Unresolved struct {
 	// starts with the package or the file ("jackson-databind is managed by
 	// ..., which this PR moves from 3.2.0 to 3.3.0").
 	Reason string
+	// Except, when Package is "", are packages the unresolved input cannot
+	// move (the module declares their versions itself).
+	Except []string
 }
 
 // Error implements error as "manifest:line: reason".
@@ -54,6 +57,11 @@ func (u *Unresolved) Concerns(p Pin) bool {
 			ok = ok || MatchPath(pat, u.Manifest)
 		}
 		if !ok {
+			return false
+		}
+	}
+	for _, x := range u.Except {
+		if matchName(u.Ecosystem, p.Package, x) {
 			return false
 		}
 	}
@@ -311,7 +319,7 @@ func compareModules(eco Ecosystem, via string, base, head []manifest.Module, cha
 					reason += fmt.Sprintf(" (at base it was %s)", d.Value)
 				}
 			}
-			errs = append(errs, &Unresolved{Ecosystem: eco, Package: u.Pkg, Manifest: orText(u.Path, p), Line: u.Line, Reason: reason})
+			errs = append(errs, &Unresolved{Ecosystem: eco, Package: u.Pkg, Manifest: orText(u.Path, p), Line: u.Line, Reason: reason, Except: u.Except})
 		}
 	}
 	return out, errs

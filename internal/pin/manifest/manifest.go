@@ -360,6 +360,10 @@ type Unresolved struct {
 	// at this side ("3.2.0"); Reason says why pinbot cannot resolve it.
 	By, At string
 	Reason string
+	// Except, for an Unresolved of any package, lists the packages the
+	// module resolves on its own (declared with their versions), which the
+	// unresolved input cannot move.
+	Except []string
 }
 
 // Resolver computes the modules of one side (base or head) of a

@@ -44,7 +44,10 @@ func TestResolvePomsSeeds(t *testing.T) {
 			t.Errorf("%s = %q, want %q (all: %v)", k, got[k], want, got)
 		}
 	}
-	if len(ms[1].Unresolved) != 1 || ms[1].Unresolved[0].Pkg != "org.apache.maven.plugins:maven-surefire-plugin" {
-		t.Errorf("unresolved %+v, want the unversioned surefire plugin", ms[1].Unresolved)
+	// The unversioned surefire plugin, and the BOM outside the repository,
+	// which manages every package the module does not declare.
+	if u := ms[1].Unresolved; len(u) != 2 || u[0].Pkg != "org.apache.maven.plugins:maven-surefire-plugin" ||
+		u[1].Pkg != "" || u[1].By != "org.springframework.boot:spring-boot-dependencies" || u[1].At != "3.2.0" || len(u[1].Except) != 4 {
+		t.Errorf("unresolved %+v, want the unversioned surefire plugin and the BOM", u)
 	}
 }

@@ -408,7 +408,48 @@ func (r *reactor) module(pf *pomFile) manifest.Module {
 	if e.wrapper != "" && e.usedWrapper {
 		m.Inputs = append(m.Inputs, e.wrapper)
 	}
+	r.outsideManagers(&m, chain, e)
 	return m
+}
+
+// outsideManagers records, for the parent and the imported BOMs outside
+// the repository, that they manage the versions of every dependency the
+// module does not declare with a version itself: transitive ones
+// included, since Maven has no lock file. A pull request moving one of
+// them cannot be proven to keep such a pinned package.
+func (r *reactor) outsideManagers(m *manifest.Module, chain []*pomFile, e *evaluator) {
+	var own []string
+	for _, d := range m.Deps {
+		own = append(own, d.Pkg)
+	}
+	for _, u := range m.Unresolved {
+		if u.Pkg != "" {
+			own = append(own, u.Pkg)
+		}
+	}
+	add := func(kind, coord, version string, line int) {
+		m.Unresolved = append(m.Unresolved, manifest.Unresolved{Section: kind + " " + coord, Path: e.pf.path, Line: line,
+			By: coord, At: version, Except: own,
+			Reason: fmt.Sprintf("the %s %s outside the repository manages the versions of the dependencies %s does not declare itself, transitive ones included", kind, coord, e.pf.path)})
+	}
+	if e.external != nil {
+		v, _ := e.expand(e.external.version)
+		add("parent POM", e.external.groupID+":"+e.external.artifactID, v, e.external.line)
+	}
+	for _, c := range chain {
+		for _, d := range c.root.Child("dependencyManagement").Child("dependencies").All("dependency") {
+			if !strings.EqualFold(d.ChildText("scope"), "import") {
+				continue
+			}
+			g, _ := e.expand(d.ChildText("groupId"))
+			a, _ := e.expand(d.ChildText("artifactId"))
+			if len(r.byCoord[g+":"+a]) == 1 {
+				continue // a BOM in the repository is resolved
+			}
+			v, _ := e.expand(d.ChildText("version"))
+			add("BOM", g+":"+a, v, d.Line)
+		}
+	}
 }
 
 // builtins sets the project.* properties of pf.

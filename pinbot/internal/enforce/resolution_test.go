@@ -313,10 +313,16 @@ func TestMavenResolution(t *testing.T) {
 			says: []string{"jackson-databind is managed by org.springframework.boot:spring-boot-dependencies, which this PR moves from 3.2.0 to 3.3.0; pinbot cannot prove it stays 2.15.3"},
 		},
 		{
-			name: "the external parent moves but nothing pinned is managed by it",
+			name: "the external parent moves but the pinned package's version is declared in the POM",
 			pins: []pin.Pin{ecoPin(pin.Maven, "org.postgresql:postgresql", "42.7.1")},
-			base: map[string]string{"pom.xml": bootParent("3.2.0")}, head: map[string]string{"pom.xml": bootParent("3.3.0")},
+			base: map[string]string{"pom.xml": withPostgres(bootParent("3.2.0"))}, head: map[string]string{"pom.xml": withPostgres(bootParent("3.3.0"))},
 			want: NotApplicable,
+		},
+		{
+			name: "the external parent moves and the pinned package is not declared (a transitive dependency)",
+			pins: []pin.Pin{ecoPin(pin.Maven, "org.yaml:snakeyaml", "2.2")},
+			base: map[string]string{"pom.xml": withPostgres(bootParent("3.2.0"))}, head: map[string]string{"pom.xml": withPostgres(bootParent("3.3.0"))},
+			want: Error, says: []string{"the parent POM org.springframework.boot:spring-boot-starter-parent outside the repository manages the versions of the dependencies pom.xml does not declare itself, transitive ones included, which this PR moves from 3.2.0 to 3.3.0"},
 		},
 		{
 			name: "a profile active by default overrides the property",
@@ -645,4 +651,9 @@ func TestUnreadableUnchangedPOMs(t *testing.T) {
 			want: NotApplicable,
 		},
 	})
+}
+
+// withPostgres adds a dependency with its own version to a POM.
+func withPostgres(pom string) string {
+	return strings.Replace(pom, "  <dependencies>\n", "  <dependencies>\n    <dependency>\n      <groupId>org.postgresql</groupId>\n      <artifactId>postgresql</artifactId>\n      <version>42.7.1</version>\n    </dependency>\n", 1)
 }
