@@ -153,6 +153,9 @@ type Rules struct {
 	Errors []error
 	// Enforced counts the enforced pins.
 	Enforced int
+	// Present are the ecosystems the commit has any manifest of
+	// (pin.Present of its tree), for the warning on pins of absent ones.
+	Present map[pin.Ecosystem]bool
 }
 
 // VerificationChecks are the check names the rules make a verification of.
@@ -300,6 +303,11 @@ func (g *Gatherer) Rules(ctx context.Context, src Source, repo, commit string) *
 			g.rules.Put(repo+"#"+k, r, 1)
 		}
 	}
+	// Rules cached by content may come from another commit: the
+	// ecosystems present are this commit's.
+	rc := *r
+	rc.Present = pin.Present(slices.Collect(maps.Keys(l.Files)))
+	r = &rc
 	if len(r.Errors) == 0 {
 		g.rules.Put(repo+"@"+commit, r, 1)
 	}
@@ -322,6 +330,7 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 	rules := g.Rules(ctx, src, t.Repo, pr.BaseSHA)
 	out.Rules = rules
 	in.Config, in.Pins, in.Warnings, in.Dependabot = rules.Config, rules.Pins, slices.Clone(rules.Warnings), rules.Dependabot
+	in.Present = rules.Present
 	in.ReadErrors = append(in.ReadErrors, rules.Errors...)
 	if rules.Enforced == 0 && len(in.ReadErrors) == 0 {
 		return out
@@ -395,7 +404,6 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 		fail(fmt.Errorf("reading the tree of merge base %s: %w", short(cmp.MergeBase), err))
 		return
 	}
-	in.Present = pin.Present(slices.Collect(maps.Keys(mb.Files)))
 	// The head's tree is the merge base's with the changed files replaced:
 	// no second tree read.
 	head := make(map[string]Entry, len(mb.Files))
