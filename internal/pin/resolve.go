@@ -446,3 +446,8 @@ func aboveChanged(p string, changed map[string]bool) bool {
 	}
 	return false
 }
+
+// SameNamespace reports whether packages of ecosystems a and b are named
+// alike (Maven and Gradle share Maven coordinates), so that a pin, a change
+// or bot metadata of one concerns the other.
+func SameNamespace(a, b Ecosystem) bool { return sameNamespace(a, b) }

@@ -657,3 +657,15 @@ func TestUnreadableUnchangedPOMs(t *testing.T) {
 func withPostgres(pom string) string {
 	return strings.Replace(pom, "  <dependencies>\n", "  <dependencies>\n    <dependency>\n      <groupId>org.postgresql</groupId>\n      <artifactId>postgresql</artifactId>\n      <version>42.7.1</version>\n    </dependency>\n", 1)
 }
+
+// TestBotClaimsAcrossMavenAndGradle: Dependabot's gradle metadata claiming
+// a move of a package pinned for maven, which no file shows, is the
+// cross-check error, as for the pin's own ecosystem.
+func TestBotClaimsAcrossMavenAndGradle(t *testing.T) {
+	p := ecoPin(pin.Maven, jackson, "2.15.3")
+	r := Evaluate(Input{Pins: []pin.Pin{p}, Config: DefaultConfig(),
+		BotUpdates: []pin.BotUpdate{{Ecosystem: pin.Gradle, Package: jackson, From: "2.15.3", To: "2.17.1", Source: pin.SourceDependabotCommit}}})
+	if r.Verdict != Error || !strings.Contains(strings.Join(r.Errors, "\n"), "no manifest pinbot read shows the change") {
+		t.Fatalf("verdict %s, errors %v; want the cross-check error", r.Verdict, r.Errors)
+	}
+}
