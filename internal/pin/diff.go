@@ -333,6 +333,13 @@ func diffSides(p string, rBase, rHead manifest.Reader, base, head []byte) ([]Cha
 		n, ok := cur[k]
 		if !ok || n.Value != d.Value {
 			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, Old: d.Value, New: n.Value, Resolved: d.Resolved})
+			continue
+		}
+		if d.Integrity != "" && n.Integrity != "" && d.Integrity != n.Integrity {
+			// The same version with other bytes: what is installed is not
+			// shown unchanged (issue 23).
+			errs = append(errs, &Unresolved{Ecosystem: k.eco, Package: k.pkg, Manifest: p, Line: lineOf(head, n.Integrity), Reason: fmt.Sprintf(
+				"%s stays at %s, but its integrity changes from %s to %s: the lock installs other bytes under the same version", k.pkg, d.Value, short(d.Integrity), short(n.Integrity))})
 		}
 	}
 	for k, n := range cur {
@@ -340,8 +347,18 @@ func diffSides(p string, rBase, rHead manifest.Reader, base, head []byte) ([]Cha
 			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, New: n.Value, Resolved: n.Resolved})
 		}
 	}
-	return out, incs, nil
+	return out, incs, errors.Join(errs...)
 }
+
+// short abbreviates a content hash for messages.
+func short(h string) string {
+	if len(h) > 24 {
+		return h[:24] + "..."
+	}
+	return h
+}
+
+func lineOf(data []byte, needle string) int { return manifest.LineOf(data, needle) }
 
 // mergeDeps indexes deps by key; several distinct values under one key
 // (two resolved versions of one package) are joined with " || " in sorted

@@ -51,6 +51,10 @@ type Dep struct {
 	// Resolved is true for what is installed (a lock file) rather than a
 	// declared constraint.
 	Resolved bool
+	// Integrity is the content hash a lock file records for the package
+	// ("sha512-..."), or "": a hash that changes while the version does not
+	// means the lock installs other bytes under the same version.
+	Integrity string
 }
 
 // Parsed is what a reader returns for one file.

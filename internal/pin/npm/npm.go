@@ -3,6 +3,7 @@ package npm
 import (
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -90,6 +91,8 @@ func overrideDeps(section, parent string, m map[string]any) []manifest.Dep {
 
 type lockV1Dep struct {
 	Version      string               `json:"version"`
+	Resolved     string               `json:"resolved"`
+	Integrity    string               `json:"integrity"`
 	Dependencies map[string]lockV1Dep `json:"dependencies"`
 }
 
@@ -100,9 +103,11 @@ func readPackageLock(name string, data []byte) (manifest.Parsed, error) {
 	var doc struct {
 		LockfileVersion int `json:"lockfileVersion"`
 		Packages        map[string]struct {
-			Name    string `json:"name"`
-			Version string `json:"version"`
-			Link    bool   `json:"link"`
+			Name      string `json:"name"`
+			Version   string `json:"version"`
+			Link      bool   `json:"link"`
+			Resolved  string `json:"resolved"`
+			Integrity string `json:"integrity"`
 		} `json:"packages"`
 		Dependencies map[string]lockV1Dep `json:"dependencies"`
 	}
@@ -123,7 +128,7 @@ func readPackageLock(name string, data []byte) (manifest.Parsed, error) {
 			if p.Version == "" {
 				return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: manifest.LineOf(data, `"`+key+`"`), Err: fmt.Errorf("package %q has no version", key)}
 			}
-			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(n), Value: p.Version, Resolved: true})
+			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(n), Value: installed(n, p.Version, p.Resolved), Resolved: true, Integrity: p.Integrity})
 		}
 		return manifest.Parsed{Deps: out}, nil
 	}
@@ -140,7 +145,7 @@ func readPackageLock(name string, data []byte) (manifest.Parsed, error) {
 			if d.Version == "" && err == nil {
 				err = &manifest.ReadError{Path: name, Line: manifest.LineOf(data, `"`+k+`"`), Err: fmt.Errorf("dependency %q has no version", k)}
 			}
-			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(k), Value: d.Version, Resolved: true})
+			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(k), Value: installed(k, d.Version, d.Resolved), Resolved: true, Integrity: d.Integrity})
 			walk(d.Dependencies)
 		}
 	}
@@ -161,4 +166,27 @@ func lastPackage(p string) string {
 		return segs[n-2] + "/" + segs[n-1]
 	}
 	return segs[n-1]
+}
+
+// tarballRE matches a registry tarball URL: .../NAME/-/BASENAME-VERSION.tgz.
+var tarballRE = regexp.MustCompile(`/-/([^/]+)\.tgz(?:[?#].*)?$`)
+
+// installed returns the version npm installs for a lock entry: npm
+// installs from "resolved", so a registry tarball whose version disagrees
+// with "version" (a lock edited to point at 1.4.0 while saying 1.3.0)
+// installs the tarball's version (issue 23; lockfile-lint checks the same).
+func installed(name, version, resolved string) string {
+	m := tarballRE.FindStringSubmatch(resolved)
+	if m == nil {
+		return version
+	}
+	base := name
+	if i := strings.LastIndex(base, "/"); i >= 0 {
+		base = base[i+1:]
+	}
+	tv, ok := strings.CutPrefix(m[1], base+"-")
+	if !ok || tv == "" || tv == version {
+		return version
+	}
+	return tv
 }
