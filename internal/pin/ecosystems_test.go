@@ -165,7 +165,6 @@ var moreErrCases = []errCase{
 	{"setup.py", "setup(install_requires=[f\"celery=={V}\"])\n", "setup.py:1: install_requires: a dynamic setup.py"},
 	{"setup.cfg", "[options]\ninstall_requires = file: requirements.in\n", "setup.cfg:2: options.install_requires: \"file: requirements.in\" is not a static requirement list"},
 	{"setup.cfg", "[options]\ninstall_requires =\n    celery===\n", "setup.cfg:3: options.install_requires: invalid requirement"},
-	{"docker-compose.yml", "services:\n  db:\n    image: postgres:${PG_TAG}\n", "docker-compose.yml:3: services.db.image: \"postgres:${PG_TAG}\" depends on the variable PG_TAG"},
 	{"compose.yaml", "services:\n  db:\n    image: [postgres]\n", "compose.yaml:3: services.db.image: want an image reference"},
 	{"pdm.lock", "[[package]]\nversion = \"1.0\"\n", "pdm.lock:1: package entry 1 has no name"},
 	{"gradle.lockfile", "# comment\ncom.squareup.okhttp3:okhttp=runtimeClasspath\n", "gradle.lockfile:2: \"com.squareup.okhttp3:okhttp=runtimeClasspath\""},

@@ -22,9 +22,20 @@ import (
 // "tag@digest" or "@digest"; an image without either is "latest". Two stages
 // that use one image at different versions give a joined value.
 func readDockerfile(name string, data []byte) (manifest.Parsed, error) {
+	deps, err := fromImages(name, data, nil)
+	if err != nil {
+		return manifest.Parsed{}, err
+	}
+	return manifest.Parsed{Deps: deps}, nil
+}
+
+// fromImages returns the images of a Dockerfile's FROM lines; buildArgs
+// (Compose's build.args, docker build --build-arg) override the values of
+// the ARGs declared before the first FROM, as BuildKit applies them.
+func fromImages(name string, data []byte, buildArgs map[string]string) ([]manifest.Dep, error) {
 	res, err := parser.Parse(bytes.NewReader(data))
 	if err != nil {
-		return manifest.Parsed{}, &manifest.ReadError{Path: name, Err: fmt.Errorf("parsing Dockerfile: %w", err)}
+		return nil, &manifest.ReadError{Path: name, Err: fmt.Errorf("parsing Dockerfile: %w", err)}
 	}
 	lex := shell.NewLex(res.EscapeToken)
 	var meta []string // KEY=value of the ARGs before the first FROM
@@ -43,6 +54,10 @@ func readDockerfile(name string, data []byte) (manifest.Parsed, error) {
 			}
 			for _, a := range args {
 				k, v, ok := strings.Cut(a, "=")
+				if bv, set := buildArgs[k]; set {
+					meta = append(meta, k+"="+bv)
+					continue
+				}
 				if !ok {
 					continue // declared without a default: empty unless a build arg sets it
 				}
@@ -55,13 +70,13 @@ func readDockerfile(name string, data []byte) (manifest.Parsed, error) {
 		case "from":
 			seenFrom = true
 			if len(args) == 0 {
-				return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: n.StartLine, Err: fmt.Errorf("FROM without an image")}
+				return nil, &manifest.ReadError{Path: name, Line: n.StartLine, Err: fmt.Errorf("FROM without an image")}
 			}
 			alias := ""
 			if len(args) == 3 && strings.EqualFold(args[1], "AS") {
 				alias = strings.ToLower(args[2])
 			} else if len(args) != 1 {
-				return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: n.StartLine, Err: fmt.Errorf("FROM %q: want an image and an optional AS name", strings.Join(args, " "))}
+				return nil, &manifest.ReadError{Path: name, Line: n.StartLine, Err: fmt.Errorf("FROM %q: want an image and an optional AS name", strings.Join(args, " "))}
 			}
 			ref := args[0]
 			if w, err := lex.ProcessWordWithMatches(ref, shell.EnvsFromSlice(meta)); err == nil && len(w.Unmatched) == 0 && w.Result != "" {
@@ -76,12 +91,12 @@ func readDockerfile(name string, data []byte) (manifest.Parsed, error) {
 			}
 			img, val, err := ParseImageRef(ref)
 			if err != nil {
-				return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: n.StartLine, Err: err}
+				return nil, &manifest.ReadError{Path: name, Line: n.StartLine, Err: err}
 			}
 			out = append(out, manifest.Dep{Eco: Name, Pkg: img, Value: val})
 		}
 	}
-	return manifest.Parsed{Deps: out}, nil
+	return out, nil
 }
 
 // ParseImageRef splits "registry/name:tag@digest" into the normalised image

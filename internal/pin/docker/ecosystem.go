@@ -18,9 +18,11 @@ var Definition = manifest.Definition{
 	Normalize:   Normalize,
 	Formats: []manifest.Format{
 		{Name: "Dockerfile", Match: isDockerfilePath, Read: readDockerfile},
-		{Name: "compose file", Match: isComposePath, Read: readCompose},
+		{Name: "compose file", Match: isComposePath, Read: readCompose, ViaResolver: true},
 	},
-	Inputs: Inputs,
+	Inputs:  Inputs,
+	Resolve: resolveCompose,
+	Via:     "Compose's interpolation and build args",
 }
 
 // Normalize gives the short Docker Hub form of an image name
@@ -70,13 +72,9 @@ var Inputs = []manifest.Input{
 		Example: "images/api/Dockerfile", Match: isDockerfilePath, Evaluated: true, Doc: "https://docs.docker.com/reference/dockerfile/#from"},
 	{Files: "compose.yaml, docker-compose.yml and their variants", Role: "service images", Example: "deploy/compose.prod.yaml",
 		Match: isComposePath, Evaluated: true, Doc: "https://docs.docker.com/reference/compose-file/services/#image"},
-	{Files: ".env, *.env beside a compose file", Role: "variables Compose interpolates into image references",
-		Example: ".env", Match: isEnvFile, Doc: "https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/"},
+	{Files: ".env beside a compose file", Role: "variables Compose interpolates into image references and build args",
+		Example: "deploy/.env", Match: manifest.Base(".env"), Evaluated: true,
+		Doc: "https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/"},
 	{Files: "docker-bake.hcl, docker-bake.json", Role: "Buildx Bake targets and their args", Example: "docker-bake.hcl",
 		Match: manifest.Base("docker-bake.hcl", "docker-bake.json"), Doc: "https://docs.docker.com/build/bake/reference/"},
-}
-
-func isEnvFile(p string) bool {
-	b := path.Base(p)
-	return b == ".env" || strings.HasSuffix(b, ".env") || strings.HasPrefix(b, ".env.")
 }

@@ -12,6 +12,7 @@ import (
 // file would otherwise be read (any content pinbot does not evaluate will
 // do for the others). Keyed by the input's example path.
 var unresolvable = map[string]string{
+	"deploy/.env":                           "TAG=${BASE_TAG}\n",
 	"setup.cfg":                             "[options]\ninstall_requires =\n    pinned @ {env:PINNED_URL}\n",
 	"images/api/Dockerfile":                 "FROM pinned:${TAG}\n",
 	"Gemfile":                               "source \"https://rubygems.org\"\ngem \"pinned\", ENV.fetch(\"PINNED_VERSION\")\n",
@@ -25,6 +26,7 @@ var unresolvable = map[string]string{
 // unresolvableBase is the repository the change lands in, for inputs that
 // only matter next to another file.
 var unresolvableBase = map[string]map[string]string{
+	"deploy/.env": {"deploy/compose.yaml": "services:\n  app:\n    image: pinned:${TAG:-1.0.0}\n"},
 	".mvn/maven.config": {"pom.xml": "<project><groupId>g</groupId><artifactId>a</artifactId><version>1</version>" +
 		"<dependencies><dependency><groupId>g</groupId><artifactId>pinned</artifactId><version>1.0.0</version></dependency></dependencies></project>\n"},
 	".mvn/jvm.config": {"pom.xml": "<project><groupId>g</groupId><artifactId>a</artifactId><version>1</version>" +
