@@ -28,3 +28,41 @@ func TestInterpolate(t *testing.T) {
 		}
 	}
 }
+
+func FuzzHelmValues(f *testing.F) {
+	f.Add([]byte("image:\n  registry: docker.io\n  repository: bitnami/redis\n  tag: 7.2.4\nsidecars:\n  - image: busybox:1.36\n  - name: x\n    image:\n      repository: nginx\n      tag: \"\"\n"))
+	f.Add([]byte("image:\n  repository: app\n  tag: \"{{ .Chart.AppVersion }}\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pr, err := readHelmValues("values.yaml", data)
+		if err == nil {
+			for _, d := range pr.Deps {
+				if d.Pkg == "" || d.Value == "" {
+					t.Fatalf("bad image %+v", d)
+				}
+			}
+		}
+	})
+}
+
+func TestHelmValues(t *testing.T) {
+	pr, err := readHelmValues("values.yaml", []byte("image:\n  registry: docker.io\n  repository: bitnami/redis\n  tag: 7.2.4\nsidecars:\n  - image: busybox:1.36\n  - name: x\n    image:\n      repository: nginx\n      tag: \"\"\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, d := range pr.Deps {
+		got[d.Section+" "+d.Pkg] = d.Value
+	}
+	want := map[string]string{"values image bitnami/redis": "7.2.4", "values sidecars[0].image busybox": "1.36"}
+	if len(got) != len(want) {
+		t.Fatalf("got %v, want %v", got, want)
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s = %q, want %q (all %v)", k, got[k], v, got)
+		}
+	}
+	if _, err := readHelmValues("values.yaml", []byte("image:\n  repository: app\n  tag: \"{{ .Chart.AppVersion }}\"\n")); err == nil {
+		t.Error("a templated tag was read")
+	}
+}
