@@ -205,8 +205,8 @@ func resolveAll(files map[string]sidePair) ([]Change, []error) {
 						which = "packages matching " + in.Affects
 					}
 					errs = append(errs, &Unresolved{Ecosystem: eco, Package: in.Affects, Manifest: p, Reason: fmt.Sprintf(
-						"%s is %s (%s), which pinbot does not evaluate; it can change the version %s resolves for %s",
-						p, in.Role, in.Files, d.Name, which)})
+						"this PR changes %s (%s), which pinbot does not evaluate; it can change the version %s resolves for %s",
+						in.Role, in.Files, d.Name, which)})
 					break
 				}
 			}
