@@ -55,8 +55,9 @@ commits=0 blocks=0 missed=0 moved_errors=0 false_blocks=0 unrelated_errors=0
 for c in $(git log --format='%h %an' -n 3000 | awk 'tolower($2) ~ /^(dependabot|renovate)/ {print $1}'); do
 	[ "$commits" -ge "$n" ] && break
 	u=$(evaluate "$c" "replay-unrelated-package" "1.0.0")
-	# The first package of the ecosystem the commit moves (Maven and Gradle share coordinates).
-	read -r pkg old < <(jq -r --arg e "$eco" '[.changes[] | select((.ecosystem == $e or ($e == "maven" and .ecosystem == "gradle") or ($e == "gradle" and .ecosystem == "maven")) and .old != "" and .new != "")] | first // empty | "\(.package) \(.old)"' "$work/out.json") || true
+	# The first package of the ecosystem the commit moves from one version
+	# (not a range) to another (Maven and Gradle share coordinates).
+	read -r pkg old < <(jq -r --arg e "$eco" '[.changes[] | select((.ecosystem == $e or ($e == "maven" and .ecosystem == "gradle") or ($e == "gradle" and .ecosystem == "maven")) and .old != "" and .new != "" and (.old | test("^[=v\\[^~]*[0-9][^ ,|<>]*$")))] | first // empty | "\(.package) \(.old)"' "$work/out.json") || true
 	[ -z "${pkg:-}" ] && continue
 	old=$(echo "$old" | sed -E 's/^[=^~v\[]+//; s/\]$//; s/ .*//')
 	m=$(evaluate "$c" "$pkg" "$old")
