@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -96,7 +97,7 @@ func ParseDependabotCommit(msg string) ([]BotUpdate, error) {
 	}
 	block := strings.Join(lines[start:end], "\n")
 	if err := yaml.Unmarshal([]byte(block), &doc); err != nil {
-		re := yamlError("commit message", start+1, err).(*ReadError)
+		re := manifest.YAMLError("commit message", start+1, err).(*ReadError)
 		return nil, fmt.Errorf("reading Dependabot metadata at line %d: %w", re.Line, re.Err)
 	}
 	// Versions from the prose, in order of appearance per name.
@@ -243,30 +244,23 @@ func cellText(c string) string {
 }
 
 func datasourceEcosystem(ds string) Ecosystem {
-	if e, ok := coreDatasources[ds]; ok {
-		return e
-	}
-	if e, ok := moreDatasources[ds]; ok && e.Valid() {
-		return e
+	for _, d := range registry {
+		for _, x := range d.Datasources {
+			if x == ds {
+				return Ecosystem(d.Name)
+			}
+		}
 	}
 	return ""
 }
 
-// coreDatasources maps Renovate datasources to the first six ecosystems.
-var coreDatasources = map[string]Ecosystem{"pypi": Pip, "go": Gomod, "npm": NPM, "docker": Docker, "helm": Helm,
-	"github-tags": Actions, "github-actions": Actions, "github-releases": Actions}
-
 // Datasources returns the Renovate datasources whose packages belong to
-// ecosystem e, sorted; Maven and Gradle share "maven", which is why it is
-// named by neither table entry and added here.
+// ecosystem e (its registry row's), sorted; Maven and Gradle share
+// "maven", which is why it is named by neither row and added here.
 func Datasources(e Ecosystem) []string {
 	var out []string
-	for _, m := range []map[string]Ecosystem{coreDatasources, moreDatasources} {
-		for ds, x := range m {
-			if x == e {
-				out = append(out, ds)
-			}
-		}
+	if d, ok := definition(e); ok {
+		out = append(out, d.Datasources...)
 	}
 	if e == Maven || e == Gradle {
 		out = append(out, "maven")

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin/actions"
 )
 
 // Declaration is one dependency a manifest or lock file declares, with the
@@ -49,14 +51,14 @@ func Declarations(p string, data []byte) (ds []Declaration, ok bool, err error) 
 	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
 	syntax := commentSyntaxOf(p)
 	seen := map[string]bool{}
-	for _, d := range pr.deps {
-		key := string(d.eco) + "\x00" + d.pkg + "\x00" + d.section + "\x00" + d.value
+	for _, d := range pr.Deps {
+		key := d.Eco + "\x00" + d.Pkg + "\x00" + d.Section + "\x00" + d.Value
 		if seen[key] {
 			continue
 		}
 		seen[key] = true
-		decl := Declaration{Ecosystem: d.eco, Package: d.pkg, Manifest: p, Value: d.value, Resolved: d.resolved, Exact: ExactVersion(d.eco, d.value)}
-		decl.Line = placeDeclaration(lines, d.pkg, d.value, decl.Exact)
+		decl := Declaration{Ecosystem: Ecosystem(d.Eco), Package: d.Pkg, Manifest: p, Value: d.Value, Resolved: d.Resolved, Exact: ExactVersion(Ecosystem(d.Eco), d.Value)}
+		decl.Line = placeDeclaration(lines, d.Pkg, d.Value, decl.Exact)
 		if decl.Line > 0 {
 			decl.Comment = strings.Join(commentsAt(lines, decl.Line-1, syntax), "\n")
 		}
@@ -79,14 +81,14 @@ func ExactVersion(e Ecosystem, v string) string {
 	if v == "" || strings.Contains(v, "||") {
 		return ""
 	}
-	if rule, ok := moreRules[e]; ok {
-		if ver, exact := rule(v); exact {
+	if def, ok := definition(e); ok && def.Exact != nil {
+		if ver, exact := def.Exact(v); exact {
 			return ver
 		}
 		return ""
 	}
 	var cands []string
-	if ref, comment, ok := strings.Cut(v, "#"); ok && isSHA(strings.TrimSpace(ref)) {
+	if ref, comment, ok := strings.Cut(v, "#"); ok && actions.IsSHA(strings.TrimSpace(ref)) {
 		cands = append(cands, firstField(strings.TrimSpace(comment)), strings.TrimSpace(ref))
 	}
 	clause := v

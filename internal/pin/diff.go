@@ -6,34 +6,19 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"path"
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin/gomod"
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
+	"github.com/kubetenant/kubetenant/internal/pin/pip"
 )
 
 // ReadError reports a manifest or lock file that could not be read or
-// parsed. Diff fails closed on it: a file it cannot understand may hide a
-// change.
-type ReadError struct {
-	// Path is the slash-separated path of the file in the repository.
-	Path string
-	// Line is the 1-based line of the problem, or 0 when unknown.
-	Line int
-	// Err is the underlying problem.
-	Err error
-}
-
-// Error implements error as "path:line: problem".
-func (e *ReadError) Error() string {
-	if e.Line > 0 {
-		return fmt.Sprintf("%s:%d: %v", e.Path, e.Line, e.Err)
-	}
-	return fmt.Sprintf("%s: %v", e.Path, e.Err)
-}
-
-// Unwrap returns the underlying problem.
-func (e *ReadError) Unwrap() error { return e.Err }
+// parsed (file and line). Diff fails closed on it: a file it cannot
+// understand may hide a change.
+type ReadError = manifest.ReadError
 
 // FilePair is one changed file with its contents at the base and at the head
 // of a pull request. A nil Base or Head means the file is absent there.
@@ -48,32 +33,10 @@ type FilePair struct {
 	Base, Head []byte
 }
 
-// dep is one dependency entry read from a manifest. Entries with the same
-// key in one file are merged; the key's section keeps apart the places a
-// package may appear with different constraints (dependencies and a
-// dependency group, two Dockerfile stages).
-type dep struct {
-	eco      Ecosystem
-	pkg      string // normalised name
-	section  string
-	value    string
-	resolved bool
-}
-
 type depKey struct {
 	eco          Ecosystem
 	pkg, section string
 }
-
-// parsed is what a reader returns for one file.
-type parsed struct {
-	deps []dep
-	// includes are other files this one pulls in (requirements "-r"),
-	// as repository-relative slash paths.
-	includes []string
-}
-
-type reader func(name string, data []byte) (parsed, error)
 
 // skipDirs are directories Diff never descends into: version control, vendored
 // or installed third-party trees, and Go test fixtures (which hold
@@ -113,7 +76,7 @@ func Diff(base, head fs.FS) ([]Change, error) {
 				}
 				return nil
 			}
-			if readerFor(p) != nil {
+			if readerFor(p) != nil || IsInput(p) {
 				if d.Type()&fs.ModeSymlink != 0 {
 					// The tools follow links; a link's target may sit
 					// under a name pinbot does not read (issue 17, item 10).
@@ -131,7 +94,9 @@ func Diff(base, head fs.FS) ([]Change, error) {
 		}
 	}
 	var changes []Change
-	goBase, goHead := goSide{}, goSide{}
+	goBase, goHead := map[string][]byte{}, map[string][]byte{}
+	sides := map[string]sidePair{}
+	included := map[string]bool{}
 	for i := 0; i < len(queue); i++ {
 		p := queue[i]
 		b, errB := readOptional(base, p)
@@ -140,7 +105,7 @@ func Diff(base, head fs.FS) ([]Change, error) {
 			errs = append(errs, errors.Join(errB, errH))
 			continue
 		}
-		if isGoFile(p) {
+		if gomod.IsGoFile(p) {
 			if b != nil {
 				goBase[p] = b
 			}
@@ -148,9 +113,16 @@ func Diff(base, head fs.FS) ([]Change, error) {
 				goHead[p] = h
 			}
 		}
+		sides[p] = sidePair{b, h}
 		r := readerFor(p)
+		if f, ok := FormatOf(p); ok && f.viaResolver {
+			continue // compared by its ecosystem's resolver
+		}
 		if r == nil {
-			r = readRequirements // only includes are queued without a reader
+			if !included[p] {
+				continue // a resolution input without a reader of its own
+			}
+			r = pip.ReadRequirements // includes are queued without a reader
 		}
 		cs, incs, err := diffFile(p, r, b, h)
 		if err != nil {
@@ -158,9 +130,15 @@ func Diff(base, head fs.FS) ([]Change, error) {
 		}
 		changes = append(changes, cs...)
 		for _, inc := range incs {
+			if !seen[inc] {
+				included[inc] = true
+			}
 			add(inc)
 		}
 	}
+	rs, rerrs := resolveAll(sides)
+	changes = append(changes, rs...)
+	errs = append(errs, rerrs...)
 	ws, err := workspaceChanges(goBase, goHead)
 	if err != nil {
 		errs = append(errs, err)
@@ -185,12 +163,23 @@ func Diff(base, head fs.FS) ([]Change, error) {
 func DiffFiles(files []FilePair) ([]Change, error) {
 	var changes []Change
 	var errs []error
-	goBase, goHead := goSide{}, goSide{}
+	goBase, goHead := map[string][]byte{}, map[string][]byte{}
+	sides := map[string]sidePair{}
 	for _, f := range files {
 		hp := cleanPath(f.Path)
 		bp := hp
 		if f.BasePath != "" {
 			bp = cleanPath(f.BasePath)
+		}
+		if IsInput(bp) && f.Base != nil && len(f.Base) <= MaxManifestSize {
+			s := sides[bp]
+			s.base = f.Base
+			sides[bp] = s
+		}
+		if IsInput(hp) && f.Head != nil && len(f.Head) <= MaxManifestSize {
+			s := sides[hp]
+			s.head = f.Head
+			sides[hp] = s
 		}
 		base, head := f.Base, f.Head
 		rb, rh := manifestReader(bp), manifestReader(hp)
@@ -211,11 +200,20 @@ func DiffFiles(files []FilePair) ([]Change, error) {
 			errs = append(errs, &ReadError{Path: name, Err: errTooLarge})
 			continue
 		}
-		if isGoFile(bp) && f.Base != nil {
+		if gomod.IsGoFile(bp) && f.Base != nil {
 			goBase[bp] = f.Base
 		}
-		if isGoFile(hp) && f.Head != nil {
+		if gomod.IsGoFile(hp) && f.Head != nil {
 			goHead[hp] = f.Head
+		}
+		if fb, ok := FormatOf(bp); ok && fb.viaResolver {
+			rb, base = nil, nil
+		}
+		if fh, ok := FormatOf(hp); ok && fh.viaResolver {
+			rh, head = nil, nil
+		}
+		if rb == nil && rh == nil {
+			continue // compared by its ecosystem's resolver
 		}
 		cs, _, err := diffSides(name, rb, rh, base, head)
 		if err != nil {
@@ -223,6 +221,9 @@ func DiffFiles(files []FilePair) ([]Change, error) {
 		}
 		changes = append(changes, cs...)
 	}
+	rs, rerrs := resolveAll(sides)
+	changes = append(changes, rs...)
+	errs = append(errs, rerrs...)
 	ws, err := workspaceChanges(goBase, goHead)
 	if err != nil {
 		errs = append(errs, err)
@@ -231,21 +232,19 @@ func DiffFiles(files []FilePair) ([]Change, error) {
 	return sortChanges(changes), errors.Join(errs...)
 }
 
-func cleanPath(p string) string { return strings.TrimPrefix(path.Clean("/"+p), "/") }
+func cleanPath(p string) string { return manifest.CleanPath(p) }
 
 // manifestReader returns the reader for a path IsManifest accepts, else nil.
-func manifestReader(p string) reader {
+func manifestReader(p string) manifest.Reader {
 	if !IsManifest(p) {
 		return nil
 	}
 	return readerFor(p)
 }
 
-// MaxManifestSize bounds the manifests and lock files pinbot reads: 64 MiB,
-// three times the largest real package-lock.json seen (about 20 MB). A
-// larger file is a ReadError (fail closed), so that a pull request cannot
-// exhaust pinbot's memory; readers use memory linear in the size below it.
-const MaxManifestSize = 64 << 20
+// MaxManifestSize bounds the manifests and lock files pinbot reads (64
+// MiB): a larger file is a ReadError (fail closed).
+const MaxManifestSize = manifest.MaxManifestSize
 
 // errTooLarge is the problem of a file over MaxManifestSize.
 var errTooLarge = fmt.Errorf("the file is larger than %d bytes (64 MiB), the most pinbot reads; it cannot tell what the file declares", MaxManifestSize)
@@ -279,13 +278,13 @@ func readOptional(fsys fs.FS, p string) ([]byte, error) {
 
 // diffFile compares one file at base and head. It returns the includes of
 // both versions so that Diff can follow them.
-func diffFile(p string, r reader, base, head []byte) ([]Change, []string, error) {
+func diffFile(p string, r manifest.Reader, base, head []byte) ([]Change, []string, error) {
 	return diffSides(p, r, r, base, head)
 }
 
 // diffSides is diffFile with a reader per side, for a file renamed from one
 // kind of manifest to another. Changes are reported against path p.
-func diffSides(p string, rBase, rHead reader, base, head []byte) ([]Change, []string, error) {
+func diffSides(p string, rBase, rHead manifest.Reader, base, head []byte) ([]Change, []string, error) {
 	r := rHead
 	if r == nil {
 		r = rBase
@@ -296,13 +295,13 @@ func diffSides(p string, rBase, rHead reader, base, head []byte) ([]Change, []st
 		// Nothing can change, but includes still matter to Diff.
 		var incs []string
 		if pb, err := r(p, base); err == nil {
-			incs = pb.includes
+			incs = pb.Includes
 		}
 		return nil, incs, nil
 	}
 	var errs []error
 	var incs []string
-	read := func(r reader, data []byte) map[depKey]dep {
+	read := func(r manifest.Reader, data []byte) map[depKey]manifest.Dep {
 		if data == nil {
 			return nil
 		}
@@ -316,14 +315,14 @@ func diffSides(p string, rBase, rHead reader, base, head []byte) ([]Change, []st
 			errs = append(errs, err)
 			return nil
 		}
-		for _, d := range pr.deps {
-			if strings.TrimSpace(d.pkg) == "" {
-				errs = append(errs, &ReadError{Path: p, Err: fmt.Errorf("a %s dependency has an empty name", d.eco)})
+		for _, d := range pr.Deps {
+			if strings.TrimSpace(d.Pkg) == "" {
+				errs = append(errs, &ReadError{Path: p, Err: fmt.Errorf("a %s dependency has an empty name", d.Eco)})
 				return nil
 			}
 		}
-		incs = append(incs, pr.includes...)
-		return mergeDeps(pr.deps)
+		incs = append(incs, pr.Includes...)
+		return mergeDeps(pr.Deps)
 	}
 	old, cur := read(rBase, base), read(rHead, head)
 	if len(errs) > 0 {
@@ -332,31 +331,48 @@ func diffSides(p string, rBase, rHead reader, base, head []byte) ([]Change, []st
 	var out []Change
 	for k, d := range old {
 		n, ok := cur[k]
-		if !ok || n.value != d.value {
-			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, Old: d.value, New: n.value, Resolved: d.resolved})
+		if !ok || n.Value != d.Value {
+			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, Old: d.Value, New: n.Value, Resolved: d.Resolved})
+			continue
+		}
+		if d.Integrity != "" && n.Integrity != "" && d.Integrity != n.Integrity {
+			// The same version with other bytes: what is installed is not
+			// shown unchanged (issue 23).
+			errs = append(errs, &Unresolved{Ecosystem: k.eco, Package: k.pkg, Manifest: p, Line: lineOf(head, n.Integrity), Reason: fmt.Sprintf(
+				"%s stays at %s, but its integrity changes from %s to %s: the lock installs other bytes under the same version", k.pkg, d.Value, short(d.Integrity), short(n.Integrity))})
 		}
 	}
 	for k, n := range cur {
 		if _, ok := old[k]; !ok {
-			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, New: n.value, Resolved: n.resolved})
+			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, New: n.Value, Resolved: n.Resolved})
 		}
 	}
-	return out, incs, nil
+	return out, incs, errors.Join(errs...)
 }
+
+// short abbreviates a content hash for messages.
+func short(h string) string {
+	if len(h) > 24 {
+		return h[:24] + "..."
+	}
+	return h
+}
+
+func lineOf(data []byte, needle string) int { return manifest.LineOf(data, needle) }
 
 // mergeDeps indexes deps by key; several distinct values under one key
 // (two resolved versions of one package) are joined with " || " in sorted
 // order, which no exact pin accepts. A dependency declared without a
 // constraint gets "*", so that an empty value always means absent.
-func mergeDeps(deps []dep) map[depKey]dep {
+func mergeDeps(deps []manifest.Dep) map[depKey]manifest.Dep {
 	vals := map[depKey][]string{}
-	first := map[depKey]dep{}
+	first := map[depKey]manifest.Dep{}
 	for _, d := range deps {
-		k := depKey{d.eco, d.pkg, d.section}
+		k := depKey{Ecosystem(d.Eco), d.Pkg, d.Section}
 		if _, ok := first[k]; !ok {
 			first[k] = d
 		}
-		val := d.value
+		val := d.Value
 		if val == "" {
 			val = "*" // declared without a constraint: any version
 		}
@@ -368,11 +384,11 @@ func mergeDeps(deps []dep) map[depKey]dep {
 			vals[k] = append(vals[k], val)
 		}
 	}
-	out := make(map[depKey]dep, len(first))
+	out := make(map[depKey]manifest.Dep, len(first))
 	for k, d := range first {
 		v := vals[k]
 		sort.Strings(v)
-		d.value = strings.Join(v, " || ")
+		d.Value = strings.Join(v, " || ")
 		out[k] = d
 	}
 	return out
@@ -410,23 +426,12 @@ func sortChanges(cs []Change) []Change {
 	return out
 }
 
-// lineOf returns the 1-based line of the first occurrence of needle in data,
-// or 0, to point errors found after decoding at a line.
-func lineOf(data []byte, needle string) int {
-	i := bytes.Index(data, []byte(needle))
-	if i < 0 || needle == "" {
-		return 0
+// workspaceChanges is gomod.WorkspaceChanges as Changes.
+func workspaceChanges(base, head map[string][]byte) ([]Change, error) {
+	ws, err := gomod.WorkspaceChanges(base, head)
+	var out []Change
+	for _, w := range ws {
+		out = append(out, Change{Ecosystem: Gomod, Package: w.Package, Manifest: w.Manifest, Old: w.Old, New: w.New, Resolved: true, Via: gomod.Via})
 	}
-	return bytes.Count(data[:i], []byte("\n")) + 1
-}
-
-// lineAtOffset returns the 1-based line of a byte offset.
-func lineAtOffset(data []byte, off int64) int {
-	if off < 0 {
-		return 0
-	}
-	if off > int64(len(data)) {
-		off = int64(len(data))
-	}
-	return bytes.Count(data[:off], []byte("\n")) + 1
+	return out, err
 }

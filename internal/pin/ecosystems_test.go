@@ -32,7 +32,7 @@ var moreDiffCases = []diffCase{
 		name: "cargo renamed dependency counts under the crate name",
 		base: map[string]string{"Cargo.toml": "[dependencies]\nsi = { package = \"sysinfo\", version = \"0.25.2\" }\n"},
 		head: map[string]string{"Cargo.toml": "[dependencies]\nsi = { package = \"sysinfo\", version = \"0.26.0\" }\n"},
-		want: []Change{{Ecosystem: Cargo, Package: "sysinfo", Manifest: "Cargo.toml", Old: "0.25.2", New: "0.26.0"}},
+		want: []Change{{Ecosystem: Cargo, Package: "sysinfo", Manifest: "Cargo.toml", Old: "^0.25.2", New: "^0.26.0"}}, // no Cargo.lock: caret ranges (ADR 0253)
 	},
 	{
 		name: "cargo lock-only bump",
@@ -102,7 +102,7 @@ var moreDiffCases = []diffCase{
 		},
 		want: []Change{
 			{Ecosystem: Terraform, Package: "hashicorp/aws", Manifest: "infra/.terraform.lock.hcl", Old: "5.31.0", New: "5.32.1", Resolved: true},
-			{Ecosystem: Terraform, Package: "hashicorp/aws", Manifest: "infra/versions.tf", Old: "=5.31.0", New: "~>5.32"},
+			{Ecosystem: Terraform, Package: "hashicorp/aws", Manifest: "infra/versions.tf", Old: "=5.31.0", New: "=5.32.1"}, // the lock's version meets ~>5.32 (ADR 0254)
 		},
 	},
 	{
@@ -151,10 +151,7 @@ var moreErrCases = []errCase{
 	{"composer.json", "{\n  \"require\": [\"a/b\"]\n}\n", "composer.json:2: require: want an object"},
 	{"composer.lock", "{\"packages\": [\n{\"name\": \"a/b\"}]}", "composer.lock:2: package \"a/b\" needs a name and a version"},
 	{"src/Api.csproj", "<Project>\n  <ItemGroup>\n    <PackageReference Include=\"Polly\" Version=\"8.4.0\">\n  </ItemGroup>\n</Project>\n", "src/Api.csproj:4: parsing XML"},
-	{"src/Api.csproj", "<Project>\n  <ItemGroup>\n    <PackageReference Include=\"Polly\" Version=\"$(PollyVersion)\" />\n  </ItemGroup>\n</Project>\n", "src/Api.csproj:3: PackageReference Polly: version $(PollyVersion) is not defined"},
 	{"packages.lock.json", "{\"dependencies\": {\"net8.0\": {\n\"Polly\": {\"type\": \"Direct\"}}}}", "packages.lock.json:2: net8.0 Polly has no resolved version"},
-	{"pom.xml", "<project>\n  <dependencies>\n    <dependency><groupId>a</groupId><artifactId>b</artifactId><version>${b.version}</version></dependency>\n  </dependencies>\n</project>\n", "pom.xml:3: dependencies a:b: ${b.version} is not defined in this file (no parent POM declares it)"},
-	{"svc/pom.xml", "<project>\n  <parent><groupId>org.acme</groupId><artifactId>parent</artifactId><version>1</version><relativePath/></parent>\n  <dependencies>\n    <dependency><groupId>a</groupId><artifactId>b</artifactId><version>${b.version}</version></dependency>\n  </dependencies>\n</project>\n", "svc/pom.xml:4: dependencies a:b: ${b.version} is not defined in this file (it would come from the parent POM outside the repository"},
 	{"pom.xml", "<project>\n<dependencies>\n</project>\n", "pom.xml:3: parsing XML"},
 	{"gradle/libs.versions.toml", "[versions]\nokhttp = \"4.12.0\"\n[libraries]\nokhttp = { module = \"com.squareup.okhttp3:okhttp\", version.ref = \"okhtp\" }\n", "gradle/libs.versions.toml:4: okhttp: version.ref \"okhtp\" is not in [versions]"},
 	{"gradle/libs.versions.toml", "[libraries]\nslf4j = \"org.slf4j-slf4j-api-2.0.13\"\n", "gradle/libs.versions.toml:2: libraries.slf4j"},
@@ -168,7 +165,6 @@ var moreErrCases = []errCase{
 	{"setup.py", "setup(install_requires=[f\"celery=={V}\"])\n", "setup.py:1: install_requires: a dynamic setup.py"},
 	{"setup.cfg", "[options]\ninstall_requires = file: requirements.in\n", "setup.cfg:2: options.install_requires: \"file: requirements.in\" is not a static requirement list"},
 	{"setup.cfg", "[options]\ninstall_requires =\n    celery===\n", "setup.cfg:3: options.install_requires: invalid requirement"},
-	{"docker-compose.yml", "services:\n  db:\n    image: postgres:${PG_TAG}\n", "docker-compose.yml:3: services.db.image: \"postgres:${PG_TAG}\" depends on the variable PG_TAG"},
 	{"compose.yaml", "services:\n  db:\n    image: [postgres]\n", "compose.yaml:3: services.db.image: want an image reference"},
 	{"pdm.lock", "[[package]]\nversion = \"1.0\"\n", "pdm.lock:1: package entry 1 has no name"},
 	{"gradle.lockfile", "# comment\ncom.squareup.okhttp3:okhttp=runtimeClasspath\n", "gradle.lockfile:2: \"com.squareup.okhttp3:okhttp=runtimeClasspath\""},
@@ -184,7 +180,7 @@ var moreLeavesCases = []struct {
 }{
 	{Cargo, "sysinfo", "0.25.2", "=0.25.2", false},
 	{Cargo, "sysinfo", "0.25.2", "0.25.2", false}, // caret on the pinned version: the lock guards it
-	{Cargo, "sysinfo", "0.25.2", "^0.25.2", false},
+	{Cargo, "sysinfo", "0.25.2", "^0.25.2", true}, // a caret range (ADR 0253)
 	{Cargo, "sysinfo", "=0.25.2", "=0.25.2", false},
 	{Cargo, "sysinfo", "0.25.2", "=0.25.3", true},
 	{Cargo, "sysinfo", "0.25.2", "0.25", true},
@@ -423,5 +419,51 @@ func TestMoreEcosystemsFromBranch(t *testing.T) {
 		if got := EcosystemFromBranch(branch); got != want {
 			t.Errorf("EcosystemFromBranch(%q) = %q, want %q", branch, got, want)
 		}
+	}
+}
+
+// TestMavenUnresolved: a version Maven would take from a property no POM
+// in the repository defines is an *Unresolved of that package with its
+// line (ADR 0251), which fails a PR only for a pin it concerns; it is no
+// longer a ReadError that failed every PR of the repository.
+func TestMavenUnresolved(t *testing.T) {
+	for _, tt := range []struct{ path, content, want string }{
+		{"pom.xml", "<project>\n  <dependencies>\n    <dependency><groupId>a</groupId><artifactId>b</artifactId><version>${b.version}</version></dependency>\n  </dependencies>\n</project>\n",
+			"pom.xml:3: b takes its version from ${b.version}, which no POM or .mvn/maven.config in the repository defines"},
+		{"svc/pom.xml", "<project>\n  <parent><groupId>org.acme</groupId><artifactId>parent</artifactId><version>1</version><relativePath/></parent>\n  <dependencies>\n    <dependency><groupId>a</groupId><artifactId>b</artifactId><version>${b.version}</version></dependency>\n  </dependencies>\n</project>\n",
+			"svc/pom.xml:4: b takes its version from ${b.version}, defined by the parent POM org.acme:parent outside the repository"},
+	} {
+		_, err := DiffFiles([]FilePair{{Path: tt.path, Head: []byte(tt.content)}})
+		var u *Unresolved
+		for _, e := range leafErrors(err) {
+			if x, ok := e.(*Unresolved); ok && x.Package == "a:b" {
+				u = x
+			}
+		}
+		if u == nil || u.Manifest != tt.path || u.Ecosystem != Maven {
+			t.Fatalf("%s: error %v holds no *Unresolved of maven a:b in %s", tt.path, err, tt.path)
+		}
+		if u.Error() != tt.want {
+			t.Errorf("%s: error %q, want %q", tt.path, u, tt.want)
+		}
+		if !u.Concerns(Pin{Ecosystem: Maven, Package: "a:b", Version: "1"}) || u.Concerns(Pin{Ecosystem: Maven, Package: "a:c", Version: "1"}) ||
+			!u.Concerns(Pin{Ecosystem: Gradle, Package: "a:b", Version: "1"}) || u.Concerns(Pin{Ecosystem: Pip, Package: "a:b", Version: "1"}) {
+			t.Errorf("%s: Concerns does not single out a:b of the Maven namespace", tt.path)
+		}
+	}
+}
+
+// TestMSBuildUnresolved: a version from a property no file MSBuild
+// evaluates defines is an *Unresolved of that package (ADR 0252).
+func TestMSBuildUnresolved(t *testing.T) {
+	content := "<Project>\n  <ItemGroup>\n    <PackageReference Include=\"Polly\" Version=\"$(PollyVersion)\" />\n  </ItemGroup>\n</Project>\n"
+	_, err := DiffFiles([]FilePair{{Path: "src/Api.csproj", Head: []byte(content)}})
+	var u *Unresolved
+	if !errors.As(err, &u) || u.Manifest != "src/Api.csproj" || u.Package != "polly" || u.Line != 3 || u.Ecosystem != NuGet {
+		t.Fatalf("error %v is not an *Unresolved of nuget polly at src/Api.csproj:3", err)
+	}
+	want := "src/Api.csproj:3: Polly's version $(PollyVersion) cannot be resolved: $(PollyVersion) is set in no file MSBuild evaluates for src/Api.csproj that pinbot can read"
+	if err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
 )
 
 var update = flag.Bool("update", false, "rewrite the .golden files of testdata/golden")
@@ -68,14 +69,14 @@ func TestGolden(t *testing.T) {
 	}
 }
 
-func renderDeps(pr parsed, err error) string {
+func renderDeps(pr manifest.Parsed, err error) string {
 	if err != nil {
 		return "error: " + err.Error() + "\n"
 	}
 	var lines []string
-	for _, d := range pr.deps {
-		l := fmt.Sprintf("%s | %s | %s | %s", d.eco, d.section, d.pkg, d.value)
-		if d.resolved {
+	for _, d := range pr.Deps {
+		l := fmt.Sprintf("%s | %s | %s | %s", d.Eco, d.Section, d.Pkg, d.Value)
+		if d.Resolved {
 			l += " [resolved]"
 		}
 		lines = append(lines, l)

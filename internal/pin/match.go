@@ -3,19 +3,26 @@ package pin
 import (
 	"path"
 	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin/actions"
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
+	"github.com/kubetenant/kubetenant/internal/pin/pip"
 )
 
 // Matches reports whether change c concerns pin p: the ecosystems are equal
-// (a pin without an ecosystem matches nothing: a name alone does not say
+// or name packages alike (Maven and Gradle share Maven coordinates) (a pin without an ecosystem matches nothing: a name alone does not say
 // which package it is, see Unenforceable), the package name is equal after
 // normalisation for c's ecosystem or matches the pin's path.Match pattern
 // ("k8s.io/*"), and the manifest matches one of p.Paths when any are set
 // ("**" matches any number of path segments).
 func (p Pin) Matches(c Change) bool {
-	if p.Ecosystem == "" || p.Ecosystem != c.Ecosystem {
+	if p.Ecosystem == "" || !sameNamespace(p.Ecosystem, c.Ecosystem) {
 		return false
 	}
 	if !matchName(c.Ecosystem, p.Package, c.Package) {
+		return false
+	}
+	if !sameLine(c.Ecosystem, p.Version, c.Old, c.New) {
 		return false
 	}
 	if len(p.Paths) == 0 {
@@ -167,9 +174,9 @@ func holds(e Ecosystem, pkg, pinned, v string) bool {
 	if v == "" || pinned == "" || strings.Contains(v, "||") {
 		return false
 	}
-	if rule, ok := moreRules[e]; ok {
-		ver, exact := rule(v)
-		return exact && sameMoreVersion(e, pinned, ver)
+	if def, ok := definition(e); ok && def.Exact != nil {
+		ver, exact := def.Exact(v)
+		return exact && def.Same(pinned, ver)
 	}
 	// A Go replace: only the replacement counts.
 	if i := strings.Index(v, "=>"); i >= 0 {
@@ -241,11 +248,11 @@ func holds(e Ecosystem, pkg, pinned, v string) bool {
 			if e != Pip && e != "" {
 				return false
 			}
-			pv, err := ParsePEP440(pinned)
+			pv, err := pip.ParsePEP440(pinned)
 			if err != nil {
 				return false
 			}
-			if !(Specifier{Op: op, Version: ver}).Contains(pv) {
+			if !(pip.Specifier{Op: op, Version: ver}).Contains(pv) {
 				return false
 			}
 		default: // "~=", "^", "~" and anything else is a range
@@ -278,25 +285,14 @@ func sameVersion(e Ecosystem, a, b string) bool {
 		return true
 	}
 	if e == Pip || e == "" {
-		va, errA := ParsePEP440(a)
-		vb, errB := ParsePEP440(b)
+		va, errA := pip.ParsePEP440(a)
+		vb, errB := pip.ParsePEP440(b)
 		return errA == nil && errB == nil && va.Compare(vb) == 0
 	}
 	return false
 }
 
-func isSHA(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
+func isSHA(s string) bool { return actions.IsSHA(s) }
 
 func firstField(s string) string {
 	f := strings.Fields(s)
@@ -311,12 +307,27 @@ func firstField(s string) string {
 	return x
 }
 
-// isWildcard reports versions with a wildcard segment ("1.40.*", "1.x").
-func isWildcard(v string) bool {
-	for _, seg := range strings.FieldsFunc(v, func(r rune) bool { return r == '.' || r == '-' }) {
-		if seg == "*" || seg == "x" || seg == "X" {
+func isWildcard(v string) bool { return manifest.IsWildcard(v) }
+
+// sameLine reports whether a change can concern a pinned version in an
+// ecosystem that keeps one copy of a package per release line (Cargo): it
+// does unless every side present is known to lie in another line.
+func sameLine(e Ecosystem, pinned, old, cur string) bool {
+	d, ok := definition(e)
+	if !ok || d.Line == nil {
+		return true
+	}
+	pl := d.Line(pinned)
+	if pl == "" {
+		return true
+	}
+	for _, v := range []string{old, cur} {
+		if v == "" {
+			continue
+		}
+		if l := d.Line(v); l == "" || l == pl {
 			return true
 		}
 	}
-	return v == "latest"
+	return old == "" && cur == ""
 }

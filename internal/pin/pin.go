@@ -1,6 +1,11 @@
 // Package pin models exact dependency pins and the dependency changes a pull
 // request makes, and decides which changes move a pin.
 //
+// Each ecosystem's formats, readers and version scheme live in a package
+// of their own under this one (internal/pin/cargo, internal/pin/maven, ...),
+// joined by the registry table in registry.go; readers they share are in
+// internal/pin/manifest (ADR 0250).
+//
 // It is pure: manifests and lock files come in as fs.FS values or bytes, and
 // nothing here touches the network or logs. internal/adr produces the pins;
 // pinbot's enforce package combines pins and changes into a verdict.
@@ -12,19 +17,6 @@ import "strconv"
 // front matter uses, which in turn follow Dependabot's package-ecosystem names
 // where one exists.
 type Ecosystem string
-
-// The ecosystems pinbot understands. Pip covers pip, uv and Poetry.
-const (
-	Pip     Ecosystem = "pip"
-	Gomod   Ecosystem = "gomod"
-	NPM     Ecosystem = "npm"
-	Helm    Ecosystem = "helm"
-	Docker  Ecosystem = "docker"
-	Actions Ecosystem = "github-actions"
-)
-
-// Ecosystems lists every known ecosystem, in a stable order.
-var Ecosystems = []Ecosystem{Pip, Gomod, NPM, Helm, Docker, Actions}
 
 // Valid reports whether e is one of the known ecosystems.
 func (e Ecosystem) Valid() bool {

@@ -12,6 +12,7 @@ package enforce
 
 import (
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strings"
@@ -167,6 +168,10 @@ type Input struct {
 	// claimed move of a pinned dependency that the files do not show is an
 	// Error, never an Allow. Nil means none.
 	BotUpdates []pin.BotUpdate
+	// Present are the ecosystems the base branch has any manifest of
+	// (pin.Present of its files); nil when unknown. An enforced pin of an
+	// ecosystem not present protects nothing: a warning on the check.
+	Present map[pin.Ecosystem]bool
 	// Dependabot is the base branch's .github/dependabot.yml, for writing
 	// the comment's ignore snippet with the package-ecosystem names the
 	// repository uses; empty when absent.
@@ -251,10 +256,10 @@ func Evaluate(in Input) Result {
 		r.Warnings = []adr.Warning{}
 	}
 	for _, err := range in.ReadErrors {
-		if err != nil {
-			r.Errors = append(r.Errors, err.Error())
-		}
+		r.Errors = append(r.Errors, readErrors(err, in.Pins)...)
 	}
+
+	r.Warnings = append(slices.Clip(r.Warnings), absentEcosystems(in)...)
 
 	protected := protectedFiles(in.PR.Files, cfg.Verification.ProtectedPaths)
 	r.Protected = protected
@@ -272,7 +277,7 @@ func Evaluate(in Input) Result {
 				r.Pins = append(r.Pins, pr)
 				continue
 			}
-			if keeper, ok := keptElsewhere(p, c, append(slices.Clip(in.Changes), in.Kept...)); ok {
+			if keeper, ok := keptElsewhere(p, c, in.Changes, in.Kept); ok {
 				// A rename or move: the package leaves one manifest and is
 				// declared at the pinned version in another (issue 17,
 				// item 11). Removing it from the last place stays a move.
@@ -352,19 +357,39 @@ func Evaluate(in Input) Result {
 }
 
 // keptElsewhere reports, for a change that removes p's package from one
-// manifest, another change of the same pull request that declares the
-// package at the pinned version (a renamed or moved manifest, a migration
-// from requirements.txt to uv); the pin's set of versions is unchanged.
-func keptElsewhere(p pin.Pin, c pin.Change, changes []pin.Change) (pin.Change, bool) {
+// manifest, another declaration of the package at the pinned version that
+// keeps the pin's set of versions: a change of the same pull request (a
+// renamed or moved manifest, a migration from requirements.txt to uv), or
+// an unchanged manifest (kept) that the same build resolves: in the same
+// folder or a folder above (the project's other manifest, its workspace's
+// lock). An unrelated manifest elsewhere (docs/requirements.txt for a
+// service) does not excuse it: the service may then resolve the package
+// through another dependency at any version (issue 23, item 3).
+func keptElsewhere(p pin.Pin, c pin.Change, changes, kept []pin.Change) (pin.Change, bool) {
 	if c.New != "" {
 		return pin.Change{}, false
 	}
+	holds := func(o pin.Change) bool {
+		return o.New != "" && o.Manifest != c.Manifest && p.Matches(o) && !p.Moves(o)
+	}
 	for _, o := range changes {
-		if o.New != "" && o.Manifest != c.Manifest && p.Matches(o) && !p.Moves(o) {
+		if holds(o) {
+			return o, true
+		}
+	}
+	for _, o := range kept {
+		if holds(o) && sameConsumer(c.Manifest, o.Manifest) {
 			return o, true
 		}
 	}
 	return pin.Change{}, false
+}
+
+// sameConsumer reports whether the manifest keeper is one the build of the
+// manifest at removed resolves: in the same folder or a folder above it.
+func sameConsumer(removed, keeper string) bool {
+	rd, kd := path.Dir(removed), path.Dir(keeper)
+	return kd == "." || rd == kd || strings.HasPrefix(rd+"/", kd+"/")
 }
 
 // decidePin fills in the verdict of a change that moves an enforced pin.
@@ -563,8 +588,14 @@ func fromTo(from, to string) string {
 	return ""
 }
 
+// capitalise starts a sentence with a capital letter, unless it starts
+// with a file path ("pom.xml: ..."), whose case is the file's name.
 func capitalise(s string) string {
 	if s == "" {
+		return s
+	}
+	first, _, _ := strings.Cut(s, " ")
+	if strings.ContainsAny(strings.TrimRight(first, ":,"), "./") {
 		return s
 	}
 	return strings.ToUpper(s[:1]) + s[1:]

@@ -10,7 +10,7 @@ import (
 
 // claims reports whether the bot update u names the pin p's package.
 func claims(p pin.Pin, u pin.BotUpdate) bool {
-	if p.Ecosystem == "" || (u.Ecosystem != "" && p.Ecosystem != u.Ecosystem) {
+	if p.Ecosystem == "" || (u.Ecosystem != "" && !pin.SameNamespace(p.Ecosystem, u.Ecosystem)) {
 		return false
 	}
 	e := u.Ecosystem
@@ -35,7 +35,7 @@ func claims(p pin.Pin, u pin.BotUpdate) bool {
 // shown reports whether some change names the package of the bot update u.
 func shown(u pin.BotUpdate, changes []pin.Change) bool {
 	for _, c := range changes {
-		if u.Ecosystem != "" && u.Ecosystem != c.Ecosystem {
+		if u.Ecosystem != "" && !pin.SameNamespace(u.Ecosystem, c.Ecosystem) {
 			continue
 		}
 		if pin.NormalizeName(c.Ecosystem, u.Package) == pin.NormalizeName(c.Ecosystem, c.Package) {

@@ -18,6 +18,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -152,6 +153,9 @@ type Rules struct {
 	Errors []error
 	// Enforced counts the enforced pins.
 	Enforced int
+	// Present are the ecosystems the commit has any manifest of
+	// (pin.Present of its tree), for the warning on pins of absent ones.
+	Present map[pin.Ecosystem]bool
 }
 
 // VerificationChecks are the check names the rules make a verification of.
@@ -299,6 +303,11 @@ func (g *Gatherer) Rules(ctx context.Context, src Source, repo, commit string) *
 			g.rules.Put(repo+"#"+k, r, 1)
 		}
 	}
+	// Rules cached by content may come from another commit: the
+	// ecosystems present are this commit's.
+	rc := *r
+	rc.Present = pin.Present(slices.Collect(maps.Keys(l.Files)))
+	r = &rc
 	if len(r.Errors) == 0 {
 		g.rules.Put(repo+"@"+commit, r, 1)
 	}
@@ -321,6 +330,7 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 	rules := g.Rules(ctx, src, t.Repo, pr.BaseSHA)
 	out.Rules = rules
 	in.Config, in.Pins, in.Warnings, in.Dependabot = rules.Config, rules.Pins, slices.Clone(rules.Warnings), rules.Dependabot
+	in.Present = rules.Present
 	in.ReadErrors = append(in.ReadErrors, rules.Errors...)
 	if rules.Enforced == 0 && len(in.ReadErrors) == 0 {
 		return out
@@ -422,9 +432,13 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 		return ok && (path.Base(p) == "go.mod" || path.Base(p) == "go.work")
 	}
 	workspace := slices.ContainsFunc(files, func(f ChangedFile) bool { return goFile(f.Path) || goFile(f.Previous) })
+	// Likewise an ecosystem pinbot resolves across files (Maven parents,
+	// MSBuild's Directory.*.props, Cargo and Terraform locks) needs every
+	// evaluated input of that ecosystem once one of them changes (issue 23).
+	resolve := pin.ResolutionFiles(in.PR.Files)
 	visible := func(p string) bool {
 		_, ok := changed[p]
-		return ok || isPrevious(files, p) || (workspace && goFile(p))
+		return ok || isPrevious(files, p) || (workspace && goFile(p)) || resolve(p)
 	}
 	baseRead := newReader(src, cmp.MergeBase)
 	headRead := newReader(src, pr.HeadSHA)
@@ -436,11 +450,9 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 			}
 		}
 	}
-	if workspace {
-		for p, e := range mb.Files {
-			if goFile(p) {
-				want = append(want, e.SHA)
-			}
+	for p, e := range mb.Files {
+		if (workspace && goFile(p)) || resolve(p) {
+			want = append(want, e.SHA)
 		}
 	}
 	baseRead.prefetch(ctx, want)

@@ -1,0 +1,84 @@
+package docker
+
+import (
+	"path"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
+)
+
+// Name is the ecosystem's name in ADR front matter.
+const Name = "docker"
+
+// Definition registers container images in internal/pin's registry table.
+var Definition = manifest.Definition{
+	Name:        Name,
+	Aliases:     []string{"docker-compose", "docker_compose"},
+	Datasources: []string{"docker"},
+	Normalize:   Normalize,
+	Formats: []manifest.Format{
+		{Name: "Dockerfile", Match: isDockerfilePath, Read: readDockerfile},
+		{Name: "compose file", Match: isComposePath, Read: readCompose, ViaResolver: true},
+		{Name: "Helm values", Match: manifest.Base("values.yaml", "values.yml"), Read: readHelmValues},
+	},
+	Inputs:  Inputs,
+	Resolve: resolveCompose,
+	Via:     "Compose's interpolation and build args",
+}
+
+// Normalize gives the short Docker Hub form of an image name
+// ("docker.io/library/python" is "python"), lower-cased.
+func Normalize(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for _, p := range []string{"docker.io/", "index.docker.io/", "registry-1.docker.io/", "registry.hub.docker.com/"} {
+		if strings.HasPrefix(n, p) {
+			n = n[len(p):]
+			break
+		}
+	}
+	return strings.TrimPrefix(n, "library/")
+}
+
+func isDockerfilePath(p string) bool {
+	lower := strings.ToLower(path.Base(p))
+	for _, n := range []string{"dockerfile", "containerfile"} {
+		if lower == n || strings.HasPrefix(lower, n+".") || strings.HasSuffix(lower, "."+n) {
+			return true
+		}
+	}
+	return false
+}
+
+// isComposePath matches the file names docker compose looks for, with the
+// usual environment variants (docker-compose.prod.yml, compose.override.yaml).
+func isComposePath(p string) bool {
+	lower := strings.ToLower(path.Base(p))
+	ext := path.Ext(lower)
+	if ext != ".yml" && ext != ".yaml" {
+		return false
+	}
+	stem := strings.TrimSuffix(lower, ext)
+	for _, n := range []string{"docker-compose", "compose"} {
+		if stem == n || strings.HasPrefix(stem, n+".") || strings.HasPrefix(stem, n+"-") {
+			return true
+		}
+	}
+	return false
+}
+
+// Inputs are the files whose change can alter the images Docker and
+// Compose build or run, from their documentation.
+var Inputs = []manifest.Input{
+	{Files: "Dockerfile, Containerfile, *.Dockerfile, Dockerfile.* at any depth", Role: "FROM images and their ARG defaults",
+		Example: "images/api/Dockerfile", Match: isDockerfilePath, Evaluated: true, Doc: "https://docs.docker.com/reference/dockerfile/#from"},
+	{Files: "compose.yaml, docker-compose.yml and their variants", Role: "service images", Example: "deploy/compose.prod.yaml",
+		Match: isComposePath, Evaluated: true, Doc: "https://docs.docker.com/reference/compose-file/services/#image"},
+	{Files: ".env beside a compose file", Role: "variables Compose interpolates into image references and build args",
+		Example: "deploy/.env", Match: manifest.Base(".env"), Evaluated: true,
+		Doc: "https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/"},
+	{Files: "values.yaml, values.yml (Helm charts)", Role: "container images a chart deploys (image.repository and image.tag)",
+		Example: "charts/app/values.yaml", Match: manifest.Base("values.yaml", "values.yml"), Evaluated: true,
+		Doc: "https://docs.renovatebot.com/modules/manager/helm-values/"},
+	{Files: "docker-bake.hcl, docker-bake.json", Role: "Buildx Bake targets and their args", Example: "docker-bake.hcl",
+		Match: manifest.Base("docker-bake.hcl", "docker-bake.json"), Doc: "https://docs.docker.com/build/bake/reference/"},
+}

@@ -1,0 +1,246 @@
+package docker
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
+)
+
+// Resolution follows Compose's interpolation
+// (https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/)
+// and build arguments (https://docs.docker.com/reference/compose-file/build/#args)
+// as far as the repository determines them: the project's .env (beside the
+// compose file) sets variables, ${VAR:-default} and ${VAR-default} take the
+// default when the variable is unset (and, for ":-", empty), and a
+// service's build.args override the ARGs of its Dockerfile before FROM.
+// The shell environment of the deployment is unseen (ADR 0251): a variable
+// neither .env nor a default sets is unresolved.
+
+// resolveCompose is the Docker Resolver: one module per compose file, whose
+// dependencies are its services' images and the images their Dockerfiles
+// build from under the service's build arguments.
+func resolveCompose(files map[string][]byte) ([]manifest.Module, error) {
+	var errs []error
+	var out []manifest.Module
+	var paths []string
+	for p := range files {
+		if isComposePath(p) {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	for _, p := range paths {
+		m, err := composeModule(p, files)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, m)
+	}
+	return out, errors.Join(errs...)
+}
+
+func composeModule(p string, files map[string][]byte) (manifest.Module, error) {
+	m := manifest.Module{Path: p, Inputs: []string{p}}
+	var root yaml.Node
+	if err := yaml.Unmarshal(files[p], &root); err != nil {
+		return m, manifest.YAMLError(p, 1, err)
+	}
+	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
+		return m, nil
+	}
+	dir := path.Dir(p)
+	env := map[string]string{}
+	if envPath := path.Join(dir, ".env"); files[envPath] != nil {
+		m.Inputs = append(m.Inputs, envPath)
+		env = parseDotEnv(files[envPath])
+	}
+	services := mapValue(root.Content[0], "services")
+	if services == nil || services.Kind != yaml.MappingNode {
+		return m, nil
+	}
+	unresolved := func(pkg, section string, line int, reason string) {
+		m.Unresolved = append(m.Unresolved, manifest.Unresolved{Pkg: pkg, Section: section, Path: p, Line: line, Reason: reason})
+	}
+	for i := 0; i+1 < len(services.Content); i += 2 {
+		svc, body := services.Content[i].Value, services.Content[i+1]
+		if body.Kind != yaml.MappingNode {
+			continue
+		}
+		img := mapValue(body, "image")
+		if img != nil && (img.Kind != yaml.ScalarNode || img.Value == "") {
+			return m, &manifest.ReadError{Path: p, Line: img.Line, Err: fmt.Errorf("services.%s.image: want an image reference", svc)}
+		}
+		if img != nil {
+			section := "services." + svc
+			ref, missing := interpolate(img.Value, env)
+			if missing != "" {
+				// The image is known when only its tag or digest is a variable.
+				pkg, _, err := ParseImageRef(img.Value)
+				if err != nil || strings.Contains(pkg, "$") {
+					pkg = ""
+				}
+				unresolved(pkg, section, img.Line, fmt.Sprintf("services.%s.image %q depends on %s, which neither the repository's .env nor a default sets (the deployment's environment is unseen)", svc, img.Value, missing))
+			} else if pkg, val, err := ParseImageRef(ref); err == nil {
+				m.Deps = append(m.Deps, manifest.Dep{Eco: Name, Pkg: pkg, Section: section, Value: val})
+			}
+		}
+		build := mapValue(body, "build")
+		if build == nil {
+			continue
+		}
+		context, dockerfile := ".", "Dockerfile"
+		args := map[string]string{}
+		switch build.Kind {
+		case yaml.ScalarNode:
+			context = build.Value
+		case yaml.MappingNode:
+			if c := mapValue(build, "context"); c != nil && c.Kind == yaml.ScalarNode {
+				context = c.Value
+			}
+			if d := mapValue(build, "dockerfile"); d != nil && d.Kind == yaml.ScalarNode {
+				dockerfile = d.Value
+			}
+			if a := mapValue(build, "args"); a != nil {
+				for k, v := range buildArgs(a) {
+					x, missing := interpolate(v, env)
+					if missing != "" {
+						unresolved("", "services."+svc+".build.args."+k, a.Line, fmt.Sprintf("services.%s.build.args.%s depends on %s, which neither the repository's .env nor a default sets; it can set the image the Dockerfile builds from", svc, k, missing))
+						continue
+					}
+					args[k] = x
+				}
+			}
+		}
+		if strings.Contains(context, "://") || strings.HasPrefix(context, "git@") {
+			continue // a remote context: its Dockerfile is not in the repository
+		}
+		df := path.Join(dir, context, dockerfile)
+		data, ok := files[df]
+		if !ok {
+			continue // not in the repository, or a Dockerfile read on its own
+		}
+		m.Inputs = append(m.Inputs, df)
+		deps, err := fromImages(df, data, args)
+		if err != nil {
+			return m, err
+		}
+		for _, d := range deps {
+			d.Section = "services." + svc + ".build " + d.Section
+			m.Deps = append(m.Deps, d)
+		}
+	}
+	return m, nil
+}
+
+// buildArgs reads build.args as a mapping or a list of KEY=VALUE; a bare
+// KEY takes its value from the environment, which is unseen: "${KEY}".
+func buildArgs(n *yaml.Node) map[string]string {
+	out := map[string]string{}
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			out[n.Content[i].Value] = n.Content[i+1].Value
+		}
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			k, v, ok := strings.Cut(c.Value, "=")
+			if !ok {
+				v = "${" + k + "}"
+			}
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// interpolate applies Compose's interpolation with the variables of env;
+// missing names the first variable nothing sets.
+func interpolate(s string, env map[string]string) (string, string) {
+	missing := ""
+	out := composeVarRE.ReplaceAllStringFunc(s, func(m string) string {
+		if m == "$$" {
+			return "$"
+		}
+		g := composeVarRE.FindStringSubmatch(m)
+		name := g[1] + g[4]
+		v, set := env[name]
+		if strings.HasPrefix(v, unsetMark) {
+			// .env sets it from a variable nothing sets.
+			if missing == "" {
+				missing = "$" + name + " (" + strings.TrimPrefix(v, unsetMark) + " in .env)"
+			}
+			return v
+		}
+		switch g[2] {
+		case ":-":
+			if !set || v == "" {
+				return g[3]
+			}
+		case "-":
+			if !set {
+				return g[3]
+			}
+		case ":+":
+			if set && v != "" {
+				return g[3]
+			}
+			return ""
+		case "+":
+			if set {
+				return g[3]
+			}
+			return ""
+		}
+		if !set && missing == "" {
+			missing = "$" + name
+		}
+		return v
+	})
+	return out, missing
+}
+
+// parseDotEnv reads a .env file as Compose does: KEY=VALUE lines, "#"
+// comments, optional "export ", single or double quotes around the value.
+func parseDotEnv(data []byte) map[string]string {
+	out := map[string]string{}
+	for _, l := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "#") {
+			continue
+		}
+		l = strings.TrimPrefix(l, "export ")
+		k, v, ok := strings.Cut(l, "=")
+		if !ok {
+			continue
+		}
+		k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+		literal := false
+		if len(v) >= 2 && (v[0] == '"' || v[0] == '\'') && v[len(v)-1] == v[0] {
+			literal = v[0] == '\''
+			v = v[1 : len(v)-1]
+		} else if i := strings.Index(v, " #"); i >= 0 {
+			v = strings.TrimSpace(v[:i])
+		}
+		if !literal {
+			// Compose interpolates .env values with the variables above.
+			x, missing := interpolate(v, out)
+			if missing != "" {
+				x = unsetMark + missing
+			}
+			v = x
+		}
+		out[k] = v
+	}
+	return out
+}
+
+// unsetMark starts the value of a .env variable that is set from a
+// variable nothing sets.
+const unsetMark = "\x00unset "

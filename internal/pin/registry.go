@@ -1,0 +1,121 @@
+package pin
+
+import (
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin/actions"
+	"github.com/kubetenant/kubetenant/internal/pin/bundler"
+	"github.com/kubetenant/kubetenant/internal/pin/cargo"
+	"github.com/kubetenant/kubetenant/internal/pin/composer"
+	"github.com/kubetenant/kubetenant/internal/pin/docker"
+	"github.com/kubetenant/kubetenant/internal/pin/gomod"
+	"github.com/kubetenant/kubetenant/internal/pin/gradle"
+	"github.com/kubetenant/kubetenant/internal/pin/helm"
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
+	"github.com/kubetenant/kubetenant/internal/pin/maven"
+	"github.com/kubetenant/kubetenant/internal/pin/npm"
+	"github.com/kubetenant/kubetenant/internal/pin/nuget"
+	"github.com/kubetenant/kubetenant/internal/pin/pip"
+	"github.com/kubetenant/kubetenant/internal/pin/terraform"
+)
+
+// registry is the one table of ecosystems: each row is the Definition an
+// ecosystem's package under internal/pin exports (its name, aliases,
+// Renovate datasources, file formats and readers, name normalisation and
+// exact-version rule). Adding an ecosystem is a new folder and a row here
+// (ADR 0250). The order is the order of Ecosystems, and across rows the
+// first format that matches a path decides.
+var registry = []manifest.Definition{
+	pip.Definition,
+	gomod.Definition,
+	npm.Definition,
+	helm.Definition,
+	docker.Definition,
+	actions.Definition,
+	cargo.Definition,
+	bundler.Definition,
+	composer.Definition,
+	nuget.Definition,
+	maven.Definition,
+	gradle.Definition,
+	terraform.Definition,
+}
+
+// The ecosystems pinbot understands, named as ADR front matter writes them
+// (Dependabot's package-ecosystem values where one exists). Pip covers pip,
+// uv and Poetry.
+const (
+	Pip       Ecosystem = pip.Name
+	Gomod     Ecosystem = gomod.Name
+	NPM       Ecosystem = npm.Name
+	Helm      Ecosystem = helm.Name
+	Docker    Ecosystem = docker.Name
+	Actions   Ecosystem = actions.Name
+	Cargo     Ecosystem = cargo.Name
+	Bundler   Ecosystem = bundler.Name
+	Composer  Ecosystem = composer.Name
+	NuGet     Ecosystem = nuget.Name
+	Maven     Ecosystem = maven.Name
+	Gradle    Ecosystem = gradle.Name
+	Terraform Ecosystem = terraform.Name
+)
+
+// Ecosystems lists every known ecosystem, in the registry's order.
+var Ecosystems = func() []Ecosystem {
+	out := make([]Ecosystem, len(registry))
+	for i, d := range registry {
+		out[i] = Ecosystem(d.Name)
+	}
+	return out
+}()
+
+// definition returns e's registry row.
+func definition(e Ecosystem) (manifest.Definition, bool) {
+	for _, d := range registry {
+		if d.Name == string(e) {
+			return d, true
+		}
+	}
+	return manifest.Definition{}, false
+}
+
+// ecosystemAliases maps the names people write for an ecosystem
+// (Dependabot's package-ecosystem values and branch segments, Renovate
+// managers and datasources, the language) to an Ecosystem.
+var ecosystemAliases = func() map[string]Ecosystem {
+	m := map[string]Ecosystem{}
+	for _, d := range registry {
+		m[d.Name] = Ecosystem(d.Name)
+		for _, a := range d.Aliases {
+			m[a] = Ecosystem(d.Name)
+		}
+	}
+	return m
+}()
+
+// ParseEcosystem maps a name people write for an ecosystem to the
+// Ecosystem pinbot reads. ok is false for a name it does not know or an
+// ecosystem whose files pinbot cannot read yet; "" is ("", true): no
+// ecosystem.
+func ParseEcosystem(s string) (e Ecosystem, ok bool) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	if s == "" {
+		return "", true
+	}
+	if e, known := ecosystemAliases[s]; known {
+		return e, e.Valid()
+	}
+	return Ecosystem(s), false
+}
+
+// NormalizeName normalises a package name for an ecosystem so that two
+// spellings of one package compare equal, by the rule of the ecosystem's
+// package (PEP 503 for pip, lower case for npm, the short Docker Hub form
+// for images, the module path unchanged for Go, ...). An unknown or empty
+// ecosystem only trims spaces.
+func NormalizeName(e Ecosystem, name string) string {
+	if d, ok := definition(e); ok && d.Normalize != nil {
+		return d.Normalize(name)
+	}
+	return strings.TrimSpace(name)
+}
