@@ -84,7 +84,7 @@ func TestRoutingFromMemory(t *testing.T) {
 			`","head_sha":"abc","pull_requests":[{"number":1,"head":{"sha":"abc"}}],"app":{"id":15368}},` + repo + `}`)}
 	}
 	suite := &webhook.Delivery{ID: "x", Event: "check_suite", Body: []byte(`{"action":"completed","check_suite":{"head_sha":"abc","pull_requests":[{"number":1,"head":{"sha":"abc"}}],"app":{"id":15368}},` + repo + `}`)}
-	s.mem.learnChecks("acme/op", []string{"memory-verification"})
+	s.hints.learnChecks("acme/op", []string{"memory-verification"})
 	if ok, _ := s.accept(run("lint")); ok {
 		t.Error("an unrelated check run was queued")
 	}
@@ -92,15 +92,15 @@ func TestRoutingFromMemory(t *testing.T) {
 		t.Error("the verification check run was dropped")
 	}
 	pr := source.PullRequest{Number: 1, State: "open", HeadSHA: "abc", Author: "dependabot[bot]"}
-	s.mem.decided(prKey("acme/op", 1), pr, "pending", report.Known{})
+	s.hints.decided(prKey("acme/op", 1), pr, "pending", report.Known{})
 	if ok, _ := s.accept(suite); !ok {
 		t.Error("a suite completing for a pending pull request was dropped")
 	}
-	s.mem.decided(prKey("acme/op", 1), pr, "allow", report.Known{})
+	s.hints.decided(prKey("acme/op", 1), pr, "allow", report.Known{})
 	if ok, _ := s.accept(suite); ok {
 		t.Error("a suite completing for a pull request allowed at that head was queued")
 	}
-	s.mem.closed(prKey("acme/op", 1), "abc")
+	s.hints.closed(prKey("acme/op", 1), "abc")
 	if ok, _ := s.accept(run("memory-verification")); ok {
 		t.Error("a check run of a closed pull request was queued")
 	}

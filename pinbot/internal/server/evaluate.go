@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
-	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
@@ -115,7 +115,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 	defer s.lock(key)()
 
 	// The pull request: from the payload, from memory at this head, or read.
-	mem, remembered := s.mem.pr(key, j.head)
+	mem, remembered := s.hints.pr(key, j.head)
 	var pr source.PullRequest
 	switch {
 	case j.pr != nil:
@@ -135,29 +135,29 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 			dec.RetryAt = retryAt(err)
 			return dec
 		}
-		s.mem.sawPR(key, pr)
-		if mem2, ok := s.mem.pr(key, pr.HeadSHA); ok {
+		s.hints.sawPR(key, pr)
+		if mem2, ok := s.hints.pr(key, pr.HeadSHA); ok {
 			mem, remembered = mem2, true
 		} else {
 			remembered = false
 		}
 	}
 	if pr.State != "open" {
-		s.mem.closed(key, pr.HeadSHA)
+		s.hints.closed(key, pr.HeadSHA)
 		dec.Verdict = "closed"
 		return dec
 	}
 	// A new head's check suites are created after the event: reading them
 	// now would only say "none yet", so they are read when a suite
 	// completes, unless checks already ran on this commit.
-	skip := (j.newHead && !s.mem.checksSeen(pr.HeadSHA)) || j.fresh
+	skip := (j.newHead && !s.hints.checksSeen(pr.HeadSHA)) || j.fresh
 	g := s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
-	s.mem.learnChecks(full, g.Rules.VerificationChecks())
+	s.hints.learnChecks(full, g.Rules.VerificationChecks())
 	in := g.Input
 	if g.Rules.Enforced == 0 && len(in.ReadErrors) == 0 {
 		dec.Verdict = "no-pins"
 		s.metrics.decision(dec.Verdict)
-		s.mem.decided(key, pr, dec.Verdict, mem.knownOr())
+		s.hints.decided(key, pr, dec.Verdict, mem.knownOr())
 		return dec
 	}
 	res := enforce.Evaluate(in)
@@ -190,7 +190,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 	if skip && res.Verdict == enforce.Pending {
 		// Nothing read can finish the decision yet; the required check
 		// stays "expected" until a suite completes.
-		s.mem.decided(key, pr, dec.Verdict, known)
+		s.hints.decided(key, pr, dec.Verdict, known)
 		return dec
 	}
 	var body string
@@ -222,7 +222,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 		}
 		return dec
 	}
-	s.mem.decided(key, pr, dec.Verdict, known)
+	s.hints.decided(key, pr, dec.Verdict, known)
 	s.recordDecision(ctx, log, j, src, g, pr, res, dec.Actions.Closed)
 	return dec
 }
@@ -238,7 +238,7 @@ func (st *prState) knownOr() report.Known {
 // retryAt is when a read or write that hit a rate limit is worth trying
 // again (zero for other errors).
 func retryAt(err error) time.Time {
-	var rl *pull.RateLimitError
+	var rl *ghclient.RateLimitError
 	if errors.As(err, &rl) {
 		return rl.Until
 	}

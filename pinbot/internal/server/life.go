@@ -522,17 +522,17 @@ func (s *Server) discoverInstallation(ctx context.Context, id int64) {
 		}
 		for _, r := range repos.Repositories {
 			owner, name := r.GetOwner().GetLogin(), r.GetName()
-			if r.GetArchived() || s.mem.lookedAt(owner+"/"+name) {
+			if r.GetArchived() || s.hints.lookedAt(owner+"/"+name) {
 				continue
 			}
 			is, err := s.findDashboard(ctx, &repoCtx{gh: gh, owner: owner, repo: name})
 			if err != nil {
-				s.mem.forget(owner + "/" + name) // look again next time
+				s.hints.forget(owner + "/" + name) // look again next time
 				s.log.Error("looking for a dashboard", "repo", owner+"/"+name, "err", err)
 				continue
 			}
 			if is != nil {
-				s.mem.sawRepo(owner, name, id)
+				s.hints.sawRepo(owner, name, id)
 			}
 		}
 		if resp.NextPage == 0 {
@@ -548,7 +548,7 @@ func (s *Server) discoverInstallation(ctx context.Context, id int64) {
 // lift lock refs make one of them act (ADR 0231).
 func (s *Server) CheckUpstreams(ctx context.Context) {
 	s.discover(ctx)
-	for _, j := range s.mem.dashboards() {
+	for _, j := range s.hints.dashboards() {
 		log := s.log.With("repo", j.owner+"/"+j.repo)
 		rc, err := s.defaultBranch(ctx, j)
 		if err != nil {

@@ -199,7 +199,7 @@ func (s *Server) accept(d *webhook.Delivery) (bool, string) {
 		jobs, reason = s.pushJobs(&ev)
 	}
 	if ev.Installation.ID != 0 && ev.Repository.Name != "" {
-		s.mem.sawRepo(ev.Repository.Owner.Login, ev.Repository.Name, ev.Installation.ID)
+		s.hints.sawRepo(ev.Repository.Owner.Login, ev.Repository.Name, ev.Installation.ID)
 	}
 	if len(jobs) == 0 {
 		return false, reason
@@ -227,7 +227,7 @@ func (s *Server) pullRequestJobs(ev *event) ([]job, string) {
 			return nil, "edit that cannot change a verdict"
 		}
 	case "closed":
-		s.mem.closed(key, p.Head.SHA)
+		s.hints.closed(key, p.Head.SHA)
 		return nil, "closed"
 	default:
 		return nil, "action not handled"
@@ -236,7 +236,7 @@ func (s *Server) pullRequestJobs(ev *event) ([]job, string) {
 	j.pr = p.pullRequest()
 	j.newHead = ev.Action == "opened" || ev.Action == "synchronize"
 	j.fresh = ev.Action == "reopened" && ev.Sender.Login == s.botLogin()
-	s.mem.sawPR(key, *j.pr)
+	s.hints.sawPR(key, *j.pr)
 	return []job{j}, ""
 }
 
@@ -258,7 +258,7 @@ func (s *Server) checkRunJobs(ev *event) ([]job, string) {
 	if c == nil {
 		return nil, "no check run in the payload"
 	}
-	s.mem.sawChecks(c.HeadSHA)
+	s.hints.sawChecks(c.HeadSHA)
 	if c.App.ID == s.cfg.AppID {
 		if ev.Action == "rerequested" {
 			return s.checkJobs(ev, c, true), "no open pull request"
@@ -268,7 +268,7 @@ func (s *Server) checkRunJobs(ev *event) ([]job, string) {
 	if ev.Action != "completed" {
 		return nil, "action not handled"
 	}
-	if names, known := s.mem.checkNames(ev.Repository.FullName); known && !slices.Contains(names, c.Name) {
+	if names, known := s.hints.checkNames(ev.Repository.FullName); known && !slices.Contains(names, c.Name) {
 		return nil, "not a verification check"
 	}
 	return s.checkJobs(ev, c, false), "no open pull request"
@@ -283,7 +283,7 @@ func (s *Server) checkSuiteJobs(ev *event) ([]job, string) {
 	if c == nil {
 		return nil, "no check suite in the payload"
 	}
-	s.mem.sawChecks(c.HeadSHA)
+	s.hints.sawChecks(c.HeadSHA)
 	if c.App.ID == s.cfg.AppID {
 		if ev.Action == "rerequested" {
 			return s.checkJobs(ev, c, true), "no open pull request"
@@ -295,7 +295,7 @@ func (s *Server) checkSuiteJobs(ev *event) ([]job, string) {
 	}
 	var jobs []job
 	for _, j := range s.checkJobs(ev, c, false) {
-		if v := s.mem.verdict(prKey(ev.Repository.FullName, j.number), c.HeadSHA); v != "" && v != "pending" && v != "error" {
+		if v := s.hints.verdict(prKey(ev.Repository.FullName, j.number), c.HeadSHA); v != "" && v != "pending" && v != "error" {
 			continue // decided at this head; a suite completing cannot change it
 		}
 		jobs = append(jobs, j)
@@ -312,13 +312,13 @@ func (s *Server) checkJobs(ev *event, c *checkPayload, rerun bool) []job {
 		if pr.Head.SHA != c.HeadSHA {
 			continue
 		}
-		if !rerun && s.mem.isClosed(prKey(ev.Repository.FullName, pr.Number), c.HeadSHA) {
+		if !rerun && s.hints.isClosed(prKey(ev.Repository.FullName, pr.Number), c.HeadSHA) {
 			continue
 		}
 		jobs = append(jobs, s.newJob(ev, pr.Number, c.HeadSHA))
 	}
 	if len(c.PullRequests) == 0 && c.HeadSHA != "" {
-		for _, n := range s.mem.openAt(ev.Repository.FullName, c.HeadSHA) {
+		for _, n := range s.hints.openAt(ev.Repository.FullName, c.HeadSHA) {
 			jobs = append(jobs, s.newJob(ev, n, c.HeadSHA))
 		}
 		if len(jobs) == 0 && rerun {

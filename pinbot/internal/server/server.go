@@ -20,7 +20,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/internal/version"
-	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 	"github.com/kubetenant/kubetenant/pinbot/internal/webhook"
@@ -48,7 +48,7 @@ type Config struct {
 	// Transport is the HTTP transport to GitHub (http.DefaultTransport when
 	// nil); Tune adjusts the retrying transport of each installation.
 	Transport http.RoundTripper
-	Tune      func(*pull.Transport)
+	Tune      func(*ghclient.Transport)
 	// EvalTimeout bounds one evaluation, retries and waits included
 	// (default 2 minutes); what is unread by then fails closed.
 	EvalTimeout time.Duration
@@ -100,10 +100,10 @@ type Server struct {
 	// upstream reads the pins' upstream issues when they live on another
 	// server (nil: the installation's client).
 	upstream  *github.Client
-	clients   *pull.Clients
+	clients   *ghclient.Clients
 	cache     *source.Cache
 	gather    *source.Gatherer
-	mem       *memory
+	hints     *hints
 	metrics   *metrics
 	queue     *webhook.Queue
 	intake    *webhook.Handler
@@ -158,10 +158,10 @@ func New(cfg Config) (*Server, error) {
 		}
 		return float64(s.queue.Depth())
 	}, cfg.Build)
-	clients, err := pull.NewClients(pull.Config{
+	clients, err := ghclient.NewClients(ghclient.Config{
 		BaseURL: cfg.GitHubURL, AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, Base: cfg.Transport,
 		UserAgent: cfg.Build.UserAgent("pinbot"),
-		Tune: func(t *pull.Transport) {
+		Tune: func(t *ghclient.Transport) {
 			t.Observe = m.githubResponse
 			if cfg.Tune != nil {
 				cfg.Tune(t)
@@ -178,7 +178,7 @@ func New(cfg Config) (*Server, error) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s = &Server{
 		upstream: upstream,
-		cfg:      cfg, log: cfg.Logger, clients: clients, cache: source.NewCache(cfg.CacheBytes * 3 / 4), gather: source.NewGatherer(4096), mem: newMemory(10000),
+		cfg:      cfg, log: cfg.Logger, clients: clients, cache: source.NewCache(cfg.CacheBytes * 3 / 4), gather: source.NewGatherer(4096), hints: newHints(10000),
 		metrics: m, cancel: cancel, locks: map[string]*prLock{}, serverURL: webURL(clients.BaseURL()),
 	}
 	s.queue = webhook.NewQueue(ctx, cfg.Workers, cfg.QueueSize, s.process)
@@ -202,7 +202,7 @@ func upstreamClient(cfg Config) (*github.Client, error) {
 	// The upstream's rate limit is not the installation's: its responses
 	// stay out of the rate-limit gauge, and a long wait shows the issue as
 	// unknown rather than holding an evaluation.
-	tr := &pull.Transport{Base: cfg.Transport, UserAgent: cfg.Build.UserAgent("pinbot"), MaxWait: 5 * time.Second}
+	tr := &ghclient.Transport{Base: cfg.Transport, UserAgent: cfg.Build.UserAgent("pinbot"), MaxWait: 5 * time.Second}
 	if cfg.Tune != nil {
 		cfg.Tune(tr)
 	}
