@@ -223,7 +223,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 		return dec
 	}
 	s.hints.decided(key, pr, dec.Verdict, known)
-	s.recordDecision(ctx, log, j, src, g, pr, res, dec.Actions.Closed)
+	s.recordDecision(ctx, log, j, src, rep, g, pr, res, dec.Actions.Closed)
 	return dec
 }
 
@@ -255,6 +255,7 @@ func (s *Server) source(j job) (*source.GitHub, *report.Reporter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	src := &source.GitHub{GH: gh, UpstreamGH: s.upstream, Download: dl, Owner: j.owner, Repo: j.repo, AppID: s.cfg.AppID, Cache: s.cache, Now: s.cfg.Now}
-	return src, &report.Reporter{GH: gh, AppID: s.cfg.AppID, AppSlug: s.cfg.AppSlug}, nil
+	src := s.base
+	src.GH, src.Download, src.Owner, src.Repo = gh, dl, j.owner, j.repo
+	return &src, &report.Reporter{GH: gh, AppID: s.cfg.AppID, AppSlug: s.cfg.AppSlug}, nil
 }

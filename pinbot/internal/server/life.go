@@ -5,17 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"slices"
 	"strings"
 	"time"
-
-	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
+	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
 
@@ -34,8 +32,8 @@ func (s *Server) botLogin() string { return s.cfg.AppSlug + "[bot]" }
 
 // repoCtx is one repository as the life cycle reads and writes it.
 type repoCtx struct {
-	gh          *github.Client
 	src         *source.GitHub
+	rep         *report.Reporter
 	owner, repo string
 	// ref is the default branch, sha its head: the rules the dashboard
 	// shows are read there.
@@ -43,37 +41,24 @@ type repoCtx struct {
 	rules    *source.Rules
 }
 
+// findDashboard reads the repository's dashboard issue (nil when none).
+func (s *Server) findDashboard(ctx context.Context, rc *repoCtx) (*source.Issue, error) {
+	return rc.src.Dashboard(ctx, s.botLogin())
+}
+
 // dashboardIssue finds the repository's dashboard issue, or creates it
 // once: a replica that creates the lock ref creates the issue; one that
 // finds the ref taken waits for the issue to appear.
-// findDashboard lists the repository's dashboard issue (nil when none):
-// pinbot's issue with the dashboard label, the oldest if there were ever
-// several.
-func (s *Server) findDashboard(ctx context.Context, rc *repoCtx) (*github.Issue, error) {
-	issues, _, err := rc.gh.Issues.ListByRepo(ctx, rc.owner, rc.repo, &github.IssueListByRepoOptions{
-		State: "all", Labels: []string{dashboard.Label}, Creator: s.botLogin(), ListOptions: github.ListOptions{PerPage: 10}})
-	if err != nil {
-		return nil, fmt.Errorf("listing the dashboard issue: %w", err)
-	}
-	var found *github.Issue
-	for _, is := range issues {
-		if is.PullRequestLinks == nil && (found == nil || is.GetNumber() < found.GetNumber()) {
-			found = is
-		}
-	}
-	return found, nil
-}
-
-func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() string) (*github.Issue, bool, error) {
-	find := func() (*github.Issue, error) { return s.findDashboard(ctx, rc) }
+func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() string) (*source.Issue, bool, error) {
+	find := func() (*source.Issue, error) { return s.findDashboard(ctx, rc) }
 	if is, err := find(); err != nil || is != nil {
 		return is, false, err
 	}
-	_, resp, err := rc.gh.Git.CreateRef(ctx, rc.owner, rc.repo, &github.Reference{Ref: github.String(DashboardLockRef), Object: &github.GitObject{SHA: github.String(rc.sha)}})
+	took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, DashboardLockRef, rc.sha)
 	if err != nil {
-		if resp == nil || resp.StatusCode != http.StatusUnprocessableEntity {
-			return nil, false, fmt.Errorf("taking the dashboard lock %s: %w", DashboardLockRef, err)
-		}
+		return nil, false, err
+	}
+	if !took {
 		// Another replica holds the lock: its issue appears shortly.
 		wait := 100 * time.Millisecond
 		for range 8 {
@@ -89,12 +74,12 @@ func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() st
 		}
 		return nil, false, fmt.Errorf("the dashboard lock %s is taken but no dashboard issue exists; if no pinbot replica is creating it, delete the ref", DashboardLockRef)
 	}
-	is, _, err := rc.gh.Issues.Create(ctx, rc.owner, rc.repo, &github.IssueRequest{
-		Title: github.String(dashboard.Title), Body: github.String(body()), Labels: &[]string{dashboard.Label}})
+	text := body()
+	n, err := rc.rep.CreateIssue(ctx, rc.owner, rc.repo, dashboard.Title, text, []string{dashboard.Label})
 	if err != nil {
 		return nil, false, fmt.Errorf("creating the dashboard issue: %w", err)
 	}
-	return is, true, nil
+	return &source.Issue{Number: n, Body: text}, true, nil
 }
 
 // updateDashboard applies change to the dashboard's state and edits the
@@ -130,21 +115,21 @@ func (s *Server) updateDashboard(ctx context.Context, log *slog.Logger, rc *repo
 	})
 	if err != nil || isNew {
 		if isNew {
-			log.Info("dashboard created", "issue", is.GetNumber())
+			log.Info("dashboard created", "issue", is.Number)
 		}
 		return created, err
 	}
-	st, err := dashboard.Parse(is.GetBody())
+	st, err := dashboard.Parse(is.Body)
 	if err != nil {
-		return st, fmt.Errorf("dashboard #%d: %w", is.GetNumber(), err)
+		return st, fmt.Errorf("dashboard #%d: %w", is.Number, err)
 	}
 	apply(&st)
 	body := render(st)
-	if body == is.GetBody() {
+	if body == is.Body {
 		return st, nil
 	}
-	if _, _, err := rc.gh.Issues.Edit(ctx, rc.owner, rc.repo, is.GetNumber(), &github.IssueRequest{Body: github.String(body)}); err != nil {
-		return st, fmt.Errorf("editing dashboard #%d: %w", is.GetNumber(), err)
+	if err := rc.rep.EditIssueBody(ctx, rc.owner, rc.repo, is.Number, body); err != nil {
+		return st, fmt.Errorf("editing the dashboard: %w", err)
 	}
 	return st, nil
 }
@@ -171,7 +156,7 @@ func (s *Server) upstreams(ctx context.Context, src *source.GitHub, refs []strin
 // the dashboard: a pull request closed for a pin, a verification that
 // completed, the newest version proposed, the upstream issues' states; and
 // then lifts the pins whose upstream issue was fixed.
-func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j job, src *source.GitHub, g *source.Gathered, pr source.PullRequest, res enforce.Result, closed bool) {
+func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j job, src *source.GitHub, rep *report.Reporter, g *source.Gathered, pr source.PullRequest, res enforce.Result, closed bool) {
 	if !res.Bot || len(res.Pins) == 0 || !g.Rules.Config.Dashboard {
 		return
 	}
@@ -210,7 +195,7 @@ func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j job, sr
 		return // pending: nothing final to record yet
 	}
 	ups := s.upstreams(ctx, src, refs)
-	rc := &repoCtx{gh: src.GH, src: src, owner: j.owner, repo: j.repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
+	rc := &repoCtx{src: src, rep: rep, owner: j.owner, repo: j.repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
 	st, err := s.updateDashboard(ctx, log, rc, func(st *dashboard.State) {
 		for _, f := range facts {
 			if closed {
@@ -263,25 +248,23 @@ func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, key st
 	// One replica lifts: the others find the lock ref taken (422). Every
 	// replica may run the hourly check; only the holder of this ref
 	// reopens and comments.
-	if _, resp, err := rc.gh.Git.CreateRef(ctx, rc.owner, rc.repo, &github.Reference{Ref: github.String(lock), Object: &github.GitObject{SHA: github.String(rc.sha)}}); err != nil {
-		if resp != nil && resp.StatusCode == http.StatusUnprocessableEntity {
-			log.Info("lifting taken by another replica", "pin", key, "pr", n, "lock", lock)
-			return nil
-		}
-		return fmt.Errorf("taking the lift lock %s: %w", lock, err)
-	}
-	_, resp, err := rc.gh.PullRequests.Edit(ctx, rc.owner, rc.repo, n, &github.PullRequest{State: github.String("open")})
-	gone := false
+	took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, lock, rc.sha)
 	if err != nil {
-		if resp == nil || resp.StatusCode != http.StatusUnprocessableEntity {
-			return fmt.Errorf("reopening #%d: %w", n, err)
-		}
-		gone = true // GitHub refuses to reopen a pull request whose head branch was deleted
+		return err
+	}
+	if !took {
+		log.Info("lifting taken by another replica", "pin", key, "pr", n, "lock", lock)
+		return nil
+	}
+	// GitHub refuses to reopen a pull request whose head branch was deleted.
+	gone, err := rc.rep.Reopen(ctx, rc.owner, rc.repo, n)
+	if err != nil {
+		return err
 	}
 	if !gone {
 		body := fmt.Sprintf("%s\n\n%s; pinbot reopened this pull request so that its verification runs. pinbot allows it when the verification passes (its comment then carries the superseding ADR) and closes it again when it fails.\n", render.LifeMarker, why)
-		if _, _, err := rc.gh.Issues.CreateComment(ctx, rc.owner, rc.repo, n, &github.IssueComment{Body: github.String(body)}); err != nil {
-			return fmt.Errorf("commenting on #%d: %w", n, err)
+		if err := rc.rep.Comment(ctx, rc.owner, rc.repo, n, body); err != nil {
+			return err
 		}
 	}
 	_, err = s.updateDashboard(ctx, log, rc, func(st *dashboard.State) { st.Lift(key, n, gone) })
@@ -297,12 +280,12 @@ func (s *Server) supersession(ctx context.Context, src *source.GitHub, g *source
 	}
 	// Whether pinbot reopened this pull request to lift a pin is in the
 	// dashboard's state, on GitHub: any replica answers alike.
-	rc := &repoCtx{gh: src.GH, src: src, owner: src.Owner, repo: src.Repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
+	rc := &repoCtx{src: src, owner: src.Owner, repo: src.Repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
 	is, err := s.findDashboard(ctx, rc)
 	if err != nil || is == nil {
 		return ""
 	}
-	st, err := dashboard.Parse(is.GetBody())
+	st, err := dashboard.Parse(is.Body)
 	if err != nil {
 		return ""
 	}
@@ -379,25 +362,19 @@ func (s *Server) now() time.Time {
 
 // defaultBranch reads the rules at the head of the default branch.
 func (s *Server) defaultBranch(ctx context.Context, j job) (*repoCtx, error) {
-	src, _, err := s.source(j)
+	src, rep, err := s.source(j)
 	if err != nil {
 		return nil, err
 	}
-	repo, _, err := src.GH.Repositories.Get(ctx, j.owner, j.repo)
+	ref, sha, err := src.DefaultBranch(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s/%s: %w", j.owner, j.repo, err)
+		return nil, err
 	}
-	ref := repo.GetDefaultBranch()
-	b, _, err := src.GH.Git.GetRef(ctx, j.owner, j.repo, "heads/"+ref)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s of %s/%s: %w", ref, j.owner, j.repo, err)
-	}
-	sha := b.GetObject().GetSHA()
 	rules := s.gather.Rules(ctx, src, j.owner+"/"+j.repo, sha)
 	if err := errors.Join(rules.Errors...); err != nil {
 		return nil, err
 	}
-	return &repoCtx{gh: src.GH, src: src, owner: j.owner, repo: j.repo, ref: ref, sha: sha, rules: rules}, nil
+	return &repoCtx{src: src, rep: rep, owner: j.owner, repo: j.repo, ref: ref, sha: sha, rules: rules}, nil
 }
 
 // verifyCommand handles "/pinbot verify <package>" on the dashboard issue
@@ -434,7 +411,7 @@ func (s *Server) verifyCommand(ctx context.Context, log *slog.Logger, j job) Dec
 		return dec
 	}
 	reply := func(msg string) {
-		if _, _, err := rc.gh.Issues.CreateComment(ctx, rc.owner, rc.repo, j.number, &github.IssueComment{Body: github.String(render.LifeMarker + "\n\n" + msg)}); err != nil {
+		if err := rc.rep.Comment(ctx, rc.owner, rc.repo, j.number, render.LifeMarker+"\n\n"+msg); err != nil {
 			log.Error("replying to /pinbot verify", "err", err)
 		}
 	}
@@ -490,20 +467,12 @@ func (s *Server) discover(ctx context.Context) {
 		s.log.Error("discovering dashboards", "err", err)
 		return
 	}
-	opts := &github.ListOptions{PerPage: 100}
-	for {
-		ins, resp, err := app.Apps.ListInstallations(ctx, opts)
-		if err != nil {
-			s.log.Error("listing the App's installations", "err", err)
-			return
-		}
-		for _, in := range ins {
-			s.discoverInstallation(ctx, in.GetID())
-		}
-		if resp.NextPage == 0 {
-			return
-		}
-		opts.Page = resp.NextPage
+	ids, err := source.Installations(ctx, app)
+	for _, id := range ids {
+		s.discoverInstallation(ctx, id)
+	}
+	if err != nil {
+		s.log.Error("discovering dashboards", "err", err)
 	}
 }
 
@@ -513,32 +482,24 @@ func (s *Server) discoverInstallation(ctx context.Context, id int64) {
 		s.log.Error("discovering dashboards", "installation", id, "err", err)
 		return
 	}
-	opts := &github.ListOptions{PerPage: 100}
-	for {
-		repos, resp, err := gh.Apps.ListRepos(ctx, opts)
+	repos, err := source.InstallationRepositories(ctx, gh)
+	if err != nil {
+		s.log.Error("discovering dashboards", "installation", id, "err", err)
+	}
+	for _, r := range repos {
+		full := r.Owner + "/" + r.Name
+		if r.Archived || s.hints.lookedAt(full) {
+			continue
+		}
+		is, err := s.findDashboard(ctx, &repoCtx{src: &source.GitHub{GH: gh, Owner: r.Owner, Repo: r.Name}, owner: r.Owner, repo: r.Name})
 		if err != nil {
-			s.log.Error("listing an installation's repositories", "installation", id, "err", err)
-			return
+			s.hints.forget(full) // look again next time
+			s.log.Error("looking for a dashboard", "repo", full, "err", err)
+			continue
 		}
-		for _, r := range repos.Repositories {
-			owner, name := r.GetOwner().GetLogin(), r.GetName()
-			if r.GetArchived() || s.hints.lookedAt(owner+"/"+name) {
-				continue
-			}
-			is, err := s.findDashboard(ctx, &repoCtx{gh: gh, owner: owner, repo: name})
-			if err != nil {
-				s.hints.forget(owner + "/" + name) // look again next time
-				s.log.Error("looking for a dashboard", "repo", owner+"/"+name, "err", err)
-				continue
-			}
-			if is != nil {
-				s.hints.sawRepo(owner, name, id)
-			}
+		if is != nil {
+			s.hints.sawRepo(r.Owner, r.Name, id)
 		}
-		if resp.NextPage == 0 {
-			return
-		}
-		opts.Page = resp.NextPage
 	}
 }
 

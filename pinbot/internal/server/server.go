@@ -13,11 +13,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"strings"
 	"sync"
 	"time"
-
-	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/internal/version"
 	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
@@ -97,11 +94,10 @@ type Decision struct {
 type Server struct {
 	cfg Config
 	log *slog.Logger
-	// upstream reads the pins' upstream issues when they live on another
-	// server (nil: the installation's client).
-	upstream  *github.Client
+	// base is what every repository's source shares: the upstream issues'
+	// client, the App, the caches and the clock.
+	base      source.GitHub
 	clients   *ghclient.Clients
-	cache     *source.Cache
 	gather    *source.Gatherer
 	hints     *hints
 	metrics   *metrics
@@ -171,14 +167,15 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	upstream, err := upstreamClient(cfg)
+	upstream, err := ghclient.Upstream(ghclient.UpstreamConfig{URL: cfg.UpstreamURL, GitHubURL: cfg.GitHubURL, Token: cfg.UpstreamToken,
+		Base: cfg.Transport, Tune: cfg.Tune, UserAgent: cfg.Build.UserAgent("pinbot")})
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s = &Server{
-		upstream: upstream,
-		cfg:      cfg, log: cfg.Logger, clients: clients, cache: source.NewCache(cfg.CacheBytes * 3 / 4), gather: source.NewGatherer(4096), hints: newHints(10000),
+		base: source.GitHub{UpstreamGH: upstream, AppID: cfg.AppID, Cache: source.NewCache(cfg.CacheBytes * 3 / 4), Now: cfg.Now},
+		cfg:  cfg, log: cfg.Logger, clients: clients, gather: source.NewGatherer(4096), hints: newHints(10000),
 		metrics: m, cancel: cancel, locks: map[string]*prLock{}, serverURL: webURL(clients.BaseURL()),
 	}
 	s.queue = webhook.NewQueue(ctx, cfg.Workers, cfg.QueueSize, s.process)
@@ -187,46 +184,6 @@ func New(cfg Config) (*Server, error) {
 		Observe: func(event string, o webhook.Outcome) { m.delivery(event, string(o)) },
 	}
 	return s, nil
-}
-
-// upstreamClient is the client of the upstream issues, or nil when they
-// are read with the installation's client.
-func upstreamClient(cfg Config) (*github.Client, error) {
-	if cfg.UpstreamURL == "" || strings.TrimSuffix(cfg.UpstreamURL, "/") == strings.TrimSuffix(cfg.GitHubURL, "/") {
-		return nil, nil
-	}
-	u, err := url.Parse(strings.TrimSuffix(cfg.UpstreamURL, "/") + "/")
-	if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
-		return nil, fmt.Errorf("the upstream GitHub URL %q is not an http(s) API base", cfg.UpstreamURL)
-	}
-	// The upstream's rate limit is not the installation's: its responses
-	// stay out of the rate-limit gauge, and a long wait shows the issue as
-	// unknown rather than holding an evaluation.
-	tr := &ghclient.Transport{Base: cfg.Transport, UserAgent: cfg.Build.UserAgent("pinbot"), MaxWait: 5 * time.Second}
-	if cfg.Tune != nil {
-		cfg.Tune(tr)
-	}
-	tr.Observe = nil
-	var rt http.RoundTripper = tr
-	if cfg.UpstreamToken != "" {
-		rt = bearer{token: cfg.UpstreamToken, base: tr}
-	}
-	gh := github.NewClient(&http.Client{Transport: rt})
-	gh.BaseURL = u
-	gh.UserAgent = cfg.Build.UserAgent("pinbot")
-	return gh, nil
-}
-
-// bearer adds a token to every request (to the upstream server only).
-type bearer struct {
-	token string
-	base  http.RoundTripper
-}
-
-func (b bearer) RoundTrip(r *http.Request) (*http.Response, error) {
-	r = r.Clone(r.Context())
-	r.Header.Set("Authorization", "Bearer "+b.token)
-	return b.base.RoundTrip(r)
 }
 
 // webURL is the web address matching an API base: github.com for

@@ -5,11 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"slices"
 	"strings"
-
-	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/internal/dependabot"
@@ -53,7 +50,7 @@ func (s *Server) refreshDashboard(ctx context.Context, log *slog.Logger, rc *rep
 // sync pull request is closed.
 func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j job) Decision {
 	dec := Decision{Repo: j.owner + "/" + j.repo, Verdict: "sync"}
-	src, _, err := s.source(j)
+	src, rep, err := s.source(j)
 	if err != nil {
 		dec.Err = err
 		return dec
@@ -67,7 +64,7 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j job) Decision
 		// The dashboard follows the ADRs of the default branch: it is
 		// created with the first pin and its rows change when a pin is
 		// added, moved or superseded.
-		if err := s.refreshDashboard(ctx, log, &repoCtx{gh: src.GH, src: src, owner: j.owner, repo: j.repo, ref: j.ref, sha: j.head, rules: rules}); err != nil {
+		if err := s.refreshDashboard(ctx, log, &repoCtx{src: src, rep: rep, owner: j.owner, repo: j.repo, ref: j.ref, sha: j.head, rules: rules}); err != nil {
 			log.Error("refreshing the dashboard", "err", err)
 		}
 	}
@@ -88,20 +85,19 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j job) Decision
 		dec.Err = err
 		return dec
 	}
-	gh := src.GH
-	open, _, err := gh.PullRequests.List(ctx, j.owner, j.repo, &github.PullRequestListOptions{State: "open", Head: j.owner + ":" + SyncBranch})
+	open, err := src.OpenPullsFrom(ctx, SyncBranch)
 	if err != nil {
-		dec.Err = fmt.Errorf("listing the sync pull request: %w", err)
+		dec.Err = err
 		return dec
 	}
 	if len(res.Edits) == 0 {
 		for _, pr := range open {
 			body := "The bots' configuration on `" + j.ref + "` agrees with the ADRs now; pinbot closes this pull request."
-			if _, _, err := gh.Issues.CreateComment(ctx, j.owner, j.repo, pr.GetNumber(), &github.IssueComment{Body: github.String(body)}); err != nil {
+			if err := rep.Comment(ctx, j.owner, j.repo, pr.Number, body); err != nil {
 				dec.Err = err
 				return dec
 			}
-			if _, _, err := gh.PullRequests.Edit(ctx, j.owner, j.repo, pr.GetNumber(), &github.PullRequest{State: github.String("closed")}); err != nil {
+			if err := rep.Close(ctx, j.owner, j.repo, pr.Number); err != nil {
 				dec.Err = err
 				return dec
 			}
@@ -110,28 +106,19 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j job) Decision
 		return dec
 	}
 	// The branch starts from the new head every time: one commit per file.
-	if _, resp, err := gh.Git.GetRef(ctx, j.owner, j.repo, "heads/"+SyncBranch); err == nil {
-		if _, _, err := gh.Git.UpdateRef(ctx, j.owner, j.repo, &github.Reference{Ref: github.String("refs/heads/" + SyncBranch), Object: &github.GitObject{SHA: github.String(j.head)}}, true); err != nil {
-			dec.Err = fmt.Errorf("resetting %s: %w", SyncBranch, err)
-			return dec
-		}
-	} else if resp != nil && resp.StatusCode == http.StatusNotFound {
-		if _, _, err := gh.Git.CreateRef(ctx, j.owner, j.repo, &github.Reference{Ref: github.String("refs/heads/" + SyncBranch), Object: &github.GitObject{SHA: github.String(j.head)}}); err != nil {
-			dec.Err = fmt.Errorf("creating %s: %w", SyncBranch, err)
-			return dec
-		}
-	} else {
-		dec.Err = fmt.Errorf("reading %s: %w", SyncBranch, err)
+	exists, err := src.BranchExists(ctx, SyncBranch)
+	if err == nil {
+		err = rep.ResetBranch(ctx, j.owner, j.repo, SyncBranch, j.head, exists)
+	}
+	if err != nil {
+		dec.Err = err
 		return dec
 	}
 	var changes []string
 	for _, ed := range res.Edits {
-		opts := &github.RepositoryContentFileOptions{
-			Message: github.String(fmt.Sprintf("pinbot sync: %s from the ADRs", ed.Path)),
-			Content: ed.After, Branch: github.String(SyncBranch), SHA: github.String(listing.Files[ed.Path].SHA),
-		}
-		if _, _, err := gh.Repositories.UpdateFile(ctx, j.owner, j.repo, ed.Path, opts); err != nil {
-			dec.Err = fmt.Errorf("writing %s on %s: %w", ed.Path, SyncBranch, err)
+		msg := fmt.Sprintf("pinbot sync: %s from the ADRs", ed.Path)
+		if err := rep.WriteFile(ctx, j.owner, j.repo, SyncBranch, ed.Path, msg, ed.After, listing.Files[ed.Path].SHA); err != nil {
+			dec.Err = err
 			return dec
 		}
 		for _, c := range ed.Changes {
@@ -144,9 +131,9 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j job) Decision
 		"Whether the bots should stop proposing these updates is the team's choice (`sync` in `.github/pinbot.yml`): pinbot enforces the pins either way.\n",
 		j.ref, shortSHA(j.head), strings.Join(changes, "\n"))
 	if len(open) > 0 {
-		n := open[0].GetNumber()
-		if open[0].GetBody() != body || open[0].GetTitle() != title {
-			if _, _, err := gh.PullRequests.Edit(ctx, j.owner, j.repo, n, &github.PullRequest{Title: github.String(title), Body: github.String(body)}); err != nil {
+		n := open[0].Number
+		if open[0].Body != body || open[0].Title != title {
+			if err := rep.EditPull(ctx, j.owner, j.repo, n, title, body); err != nil {
 				dec.Err = err
 				return dec
 			}
@@ -154,12 +141,12 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j job) Decision
 		dec.Number, dec.Verdict = n, "sync-updated"
 		return dec
 	}
-	pr, _, err := gh.PullRequests.Create(ctx, j.owner, j.repo, &github.NewPullRequest{Title: github.String(title), Head: github.String(SyncBranch), Base: github.String(j.ref), Body: github.String(body)})
+	n, err := rep.OpenPull(ctx, j.owner, j.repo, SyncBranch, j.ref, title, body)
 	if err != nil {
 		dec.Err = fmt.Errorf("opening the sync pull request: %w", err)
 		return dec
 	}
-	dec.Number, dec.Verdict = pr.GetNumber(), "sync-opened"
-	log.Info("sync pull request opened", "pr", pr.GetNumber())
+	dec.Number, dec.Verdict = n, "sync-opened"
+	log.Info("sync pull request opened", "pr", n)
 	return dec
 }
