@@ -15,9 +15,9 @@ import (
 )
 
 // process handles one queued delivery: each of its jobs in turn.
-func (s *Server) process(ctx context.Context, d webhook.Delivery) {
-	w, ok := d.Work.(*work)
-	if !ok {
+func (s *Server) process(ctx context.Context, d webhook.Delivery[*work]) {
+	w := d.Work
+	if w == nil {
 		return
 	}
 	ev := w.ev
@@ -25,7 +25,7 @@ func (s *Server) process(ctx context.Context, d webhook.Delivery) {
 	for _, j := range w.jobs {
 		start := time.Now()
 		ectx, cancel := context.WithTimeout(ctx, s.cfg.EvalTimeout)
-		dec := s.evaluate(ectx, log.With("pr", j.number), j)
+		dec := j.run(ectx, s, log.With("pr", j.subject()))
 		cancel()
 		dec.Delivery = d.ID
 		if dec.Err != nil {
@@ -49,11 +49,11 @@ func (s *Server) process(ctx context.Context, d webhook.Delivery) {
 
 // retryLater evaluates a job again once GitHub's rate limit allows: the
 // delivery is not lost, and no worker waits for it.
-func (s *Server) retryLater(d webhook.Delivery, j job, at time.Time) {
-	d.Work = &work{ev: d.Work.(*work).ev, jobs: []job{j}}
+func (s *Server) retryLater(d webhook.Delivery[*work], j job, at time.Time) {
+	d.Work = &work{ev: d.Work.ev, jobs: []job{j}}
 	s.after(time.Until(at), func() {
 		if !s.queue.Offer(d) {
-			s.log.Error("queue full: dropping a retry", "delivery", d.ID, "pr", j.number)
+			s.log.Error("queue full: dropping a retry", "delivery", d.ID, "pr", j.subject())
 		}
 	})
 }
@@ -66,50 +66,13 @@ func errString(err error) string {
 }
 
 // evaluate reads, decides and reports on one pull request.
-func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision {
-	full := j.owner + "/" + j.repo
-	switch j.life {
-	case lifeVerify:
-		return s.verifyCommand(ctx, log, j)
-	case lifeEdited:
-		return s.dashboardEdited(ctx, log, j)
-	case lifeSync:
-		return s.syncPush(ctx, log, j)
-	}
+func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decision {
+	full := j.full()
 	dec := Decision{Repo: full, Number: j.number}
-	src, rep, err := s.source(j)
+	src, rep, err := s.source(j.repoRef)
 	if err != nil {
 		dec.Err = err
 		return dec
-	}
-	if j.commit {
-		prs, err := src.PullsForCommit(ctx, j.head)
-		if err != nil {
-			dec.Err = err
-			return dec
-		}
-		for _, pr := range prs {
-			j2 := j
-			j2.commit, j2.number, j2.pr = false, pr.Number, &pr
-			d := s.evaluate(ctx, log.With("pr", pr.Number), j2)
-			if d.Err != nil {
-				return d
-			}
-		}
-		dec.Verdict = "listed"
-		return dec
-	}
-	if j.recheckBy != "" {
-		perm, err := src.Permission(ctx, j.recheckBy)
-		if err != nil {
-			dec.Err = err
-			return dec
-		}
-		if perm != "admin" && perm != "write" && perm != "maintain" {
-			log.Info("recheck ignored: no write access", "user", j.recheckBy, "permission", perm)
-			dec.Verdict = "ignored"
-			return dec
-		}
 	}
 	key := prKey(full, j.number)
 	defer s.lock(key)()
@@ -246,7 +209,7 @@ func retryAt(err error) time.Time {
 }
 
 // source returns the GitHub source and the reporter of a job's repository.
-func (s *Server) source(j job) (*source.GitHub, *report.Reporter, error) {
+func (s *Server) source(j repoRef) (*source.GitHub, *report.Reporter, error) {
 	gh, err := s.clients.For(j.installation)
 	if err != nil {
 		return nil, nil, err

@@ -23,7 +23,7 @@ type hints struct {
 	checks *lru.Cache[string, bool]     // head SHAs with check activity
 	// installed are the repositories deliveries came from, by full name
 	// (a few bytes each; an installation's repositories are bounded).
-	installed map[string]job
+	installed map[string]repoRef
 	// looked are the installations' repositories discovery has looked at
 	// for a dashboard (one list each per replica).
 	looked map[string]bool
@@ -152,9 +152,9 @@ func (m *hints) sawRepo(owner, repo string, installation int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.installed == nil {
-		m.installed = map[string]job{}
+		m.installed = map[string]repoRef{}
 	}
-	m.installed[owner+"/"+repo] = job{installation: installation, owner: owner, repo: repo}
+	m.installed[owner+"/"+repo] = repoRef{installation: installation, owner: owner, repo: repo}
 }
 
 // lookedAt reports whether a repository is known (a delivery came from
@@ -180,13 +180,13 @@ func (m *hints) forget(fullName string) {
 }
 
 // dashboards lists the repositories seen, sorted.
-func (m *hints) dashboards() []job {
+func (m *hints) dashboards() []repoRef {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []job
+	var out []repoRef
 	for _, j := range m.installed {
 		out = append(out, j)
 	}
-	slices.SortFunc(out, func(a, b job) int { return strings.Compare(a.owner+"/"+a.repo, b.owner+"/"+b.repo) })
+	slices.SortFunc(out, func(a, b repoRef) int { return strings.Compare(a.owner+"/"+a.repo, b.owner+"/"+b.repo) })
 	return out
 }

@@ -5,13 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/life"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
@@ -91,12 +91,6 @@ func (s *Server) updateDashboard(ctx context.Context, log *slog.Logger, rc *repo
 	defer s.lock(key)()
 	// The state follows the pins in force (ADR 0231): a superseded pin's
 	// history goes, a moved pin's starts again.
-	pinned := map[string]string{}
-	var cited []string
-	for _, r := range render.DashboardRows(rc.rules.Pins, dashboard.State{}) {
-		pinned[r.Key] = r.Version
-		cited = append(cited, r.Upstream...)
-	}
 	render := func(st dashboard.State) string {
 		return render.Dashboard(render.DashboardInput{
 			Repo: render.Repo{Owner: rc.owner, Name: rc.repo, ServerURL: s.serverURL, BaseRef: rc.ref},
@@ -105,7 +99,7 @@ func (s *Server) updateDashboard(ctx context.Context, log *slog.Logger, rc *repo
 	}
 	apply := func(st *dashboard.State) {
 		change(st)
-		st.Follow(pinned, cited)
+		life.Follow(st, rc.rules.Pins)
 	}
 	var created dashboard.State
 	is, isNew, err := s.dashboardIssue(ctx, rc, func() string {
@@ -153,64 +147,18 @@ func (s *Server) upstreams(ctx context.Context, src *source.GitHub, refs []strin
 }
 
 // recordDecision writes what a decision on a bot pull request means for
-// the dashboard: a pull request closed for a pin, a verification that
-// completed, the newest version proposed, the upstream issues' states; and
-// then lifts the pins whose upstream issue was fixed.
-func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j job, src *source.GitHub, rep *report.Reporter, g *source.Gathered, pr source.PullRequest, res enforce.Result, closed bool) {
-	if !res.Bot || len(res.Pins) == 0 || !g.Rules.Config.Dashboard {
+// the dashboard (life.Decide), with the upstream issues' states; and then
+// lifts the pins whose upstream issue was fixed.
+func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j prJob, src *source.GitHub, rep *report.Reporter, g *source.Gathered, pr source.PullRequest, res enforce.Result, closed bool) {
+	rec, ok := life.Decide(life.Outcome{Result: res, PR: pr.Number, HeadSHA: pr.HeadSHA, Closed: closed,
+		ChecksURL: fmt.Sprintf("%s/%s/%s/pull/%d/checks", s.serverURL, j.owner, j.repo, pr.Number),
+		Dashboard: g.Rules.Config.Dashboard, OnDefaultBranch: pr.DefaultBranch == "" || pr.BaseRef == pr.DefaultBranch})
+	if !ok {
 		return
 	}
-	if pr.DefaultBranch != "" && pr.BaseRef != pr.DefaultBranch {
-		// The dashboard shows the default branch's pins; a pull request
-		// against another branch is judged by that branch's ADRs and is
-		// not recorded there.
-		return
-	}
-	type fact struct {
-		key      string
-		proposed string
-		verified *dashboard.Verification
-	}
-	var facts []fact
-	var refs []string
-	for _, p := range res.Pins {
-		if p.Verdict == enforce.NotApplicable {
-			continue
-		}
-		f := fact{key: dashboard.Key(p.Pin.Ecosystem, p.Pin.Package), proposed: strings.TrimLeft(p.Change.New, "=")}
-		for _, c := range p.Checks {
-			if c.State != "absent" && c.State != "queued" && c.State != "in_progress" {
-				f.verified = &dashboard.Verification{PR: pr.Number, SHA: pr.HeadSHA, Conclusion: c.State,
-					URL: fmt.Sprintf("%s/%s/%s/pull/%d/checks", s.serverURL, j.owner, j.repo, pr.Number)}
-			}
-		}
-		facts = append(facts, f)
-		for _, u := range p.Pin.Upstream {
-			if !slices.Contains(refs, u) {
-				refs = append(refs, u)
-			}
-		}
-	}
-	if len(facts) == 0 || (!closed && res.Verdict != enforce.Allow && !slices.ContainsFunc(facts, func(f fact) bool { return f.verified != nil })) {
-		return // pending: nothing final to record yet
-	}
-	ups := s.upstreams(ctx, src, refs)
+	ups := s.upstreams(ctx, src, rec.Upstream)
 	rc := &repoCtx{src: src, rep: rep, owner: j.owner, repo: j.repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
-	st, err := s.updateDashboard(ctx, log, rc, func(st *dashboard.State) {
-		for _, f := range facts {
-			if closed {
-				st.Closed(f.key, pr.Number, f.proposed)
-			} else {
-				st.Proposal(f.key, pr.Number, f.proposed)
-			}
-			if f.verified != nil {
-				st.Verified(f.key, *f.verified)
-			}
-		}
-		for r, u := range ups {
-			st.SetUpstream(r, u)
-		}
-	})
+	st, err := s.updateDashboard(ctx, log, rc, func(st *dashboard.State) { rec.Apply(st, ups) })
 	if err != nil {
 		log.Error("dashboard not updated", "err", err)
 		return
@@ -218,25 +166,11 @@ func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j job, sr
 	s.liftFixed(ctx, log, rc, st)
 }
 
-// liftFixed reopens, for each pin whose upstream issues were all closed as
-// completed and whose lifting was not requested yet, the most recent bot
-// pull request pinbot closed for it.
+// liftFixed carries out the lifts life.Fixed finds due.
 func (s *Server) liftFixed(ctx context.Context, log *slog.Logger, rc *repoCtx, st dashboard.State) {
-	for _, row := range render.DashboardRows(rc.rules.Pins, st) {
-		if len(row.Upstream) == 0 || row.State.Lifting != "" || st.LastClosed(row.Key) == 0 {
-			continue // a pin without an upstream issue is never reopened by itself
-		}
-		fixed := true
-		for _, u := range row.Upstream {
-			fixed = fixed && st.Upstream[u].Fixed()
-		}
-		if !fixed {
-			continue
-		}
-		why := fmt.Sprintf("The upstream issue %s was closed as completed", strings.Join(row.Upstream, ", "))
-		n := st.LastClosed(row.Key)
-		if err := s.lift(ctx, log, rc, row.Key, n, why, fmt.Sprintf("refs/pinbot/lift/%d-upstream", n)); err != nil {
-			log.Error("lifting failed", "pin", row.Key, "err", err)
+	for _, l := range life.Fixed(rc.rules.Pins, st) {
+		if err := s.lift(ctx, log, rc, l); err != nil {
+			log.Error("lifting failed", "pin", l.Key, "err", err)
 		}
 	}
 }
@@ -244,7 +178,8 @@ func (s *Server) liftFixed(ctx context.Context, log *slog.Logger, rc *repoCtx, s
 // lift reopens pull request n for the pin key, so that the repository's
 // verification runs on it, and records it on the dashboard; a pull request
 // whose branch is gone is recorded as such instead.
-func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, key string, n int, why, lock string) error {
+func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, l life.Lift) error {
+	key, n, why, lock := l.Key, l.PR, l.Why, l.Lock
 	// One replica lifts: the others find the lock ref taken (422). Every
 	// replica may run the hourly check; only the holder of this ref
 	// reopens and comments.
@@ -272,16 +207,16 @@ func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, key st
 	return err
 }
 
-// supersession renders the ready-to-commit superseding ADR for an allowed
-// pull request that lifts a pin, or "" when the pull request is not one.
+// supersession renders the ready-to-commit superseding ADRs of an allowed
+// pull request that lifts a pin (life.Supersessions), or "". Whether
+// pinbot reopened it to lift a pin is in the dashboard's state, on GitHub:
+// any replica answers alike. The state is read only when the decision can
+// carry a supersession (life.MaySupersede).
 func (s *Server) supersession(ctx context.Context, src *source.GitHub, g *source.Gathered, pr source.PullRequest, res enforce.Result) string {
-	if res.Verdict != enforce.Allow || !res.Bot || !g.Rules.Config.Dashboard {
+	if !life.MaySupersede(res, g.Rules.Config.Dashboard) {
 		return ""
 	}
-	// Whether pinbot reopened this pull request to lift a pin is in the
-	// dashboard's state, on GitHub: any replica answers alike.
-	rc := &repoCtx{src: src, owner: src.Owner, repo: src.Repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
-	is, err := s.findDashboard(ctx, rc)
+	is, err := src.Dashboard(ctx, s.botLogin())
 	if err != nil || is == nil {
 		return ""
 	}
@@ -289,48 +224,24 @@ func (s *Server) supersession(ctx context.Context, src *source.GitHub, g *source
 	if err != nil {
 		return ""
 	}
-	lifting := false
-	for _, p := range res.Pins {
-		ps := st.Get(dashboard.Key(p.Pin.Ecosystem, p.Pin.Package))
-		lifting = lifting || (ps.LiftPR == pr.Number && ps.Lifting != "")
-	}
-	if !lifting {
-		return ""
-	}
 	var out []string
-	seen := map[string]bool{}
-	next := 0
-	for _, r := range g.Rules.Records {
-		next = max(next, r.Number)
-	}
-	for _, p := range res.Pins {
-		if p.Verdict != enforce.Allow {
-			continue
-		}
-		var rec *adr.Record
-		for i := range g.Rules.Records {
-			if g.Rules.Records[i].Path == p.Pin.Source.Path {
-				rec = &g.Rules.Records[i]
-			}
-		}
-		if rec == nil || seen[rec.Path] {
-			continue // one supersession per record, however many files moved the pin
-		}
-		seen[rec.Path] = true
+	next := life.NextNumber(g.Rules.Records)
+	for _, sup := range life.Supersessions(st, g.Rules.Records, res, pr.Number) {
+		rec, p := sup.Record, sup.Pin
 		data, err := src.FileAt(ctx, pr.BaseSHA, rec.Path)
 		if err != nil {
 			out = append(out, fmt.Sprintf("pinbot could not read `%s` to write its supersession: %v", rec.Path, err))
 			continue
 		}
-		next++
-		sup, err := adr.Supersede(*rec, data, adr.Lift{Number: next, Pin: p.Pin, Version: strings.TrimLeft(p.Change.New, "="),
+		text, err := adr.Supersede(rec, data, adr.Lift{Number: next, Pin: p.Pin, Version: strings.TrimLeft(p.Change.New, "="),
 			Evidence: fmt.Sprintf("%s passed on #%d at %s (%s/%s/%s/pull/%d/checks)", strings.Join(checkNames(p), " and "), pr.Number, shortSHA(pr.HeadSHA), s.serverURL, src.Owner, src.Repo, pr.Number),
 			Fixed:    p.Pin.Upstream, Date: s.now()})
+		next++
 		if err != nil {
 			out = append(out, fmt.Sprintf("pinbot wrote no superseding ADR: %v", err))
 			continue
 		}
-		out = append(out, render.Supersession(sup))
+		out = append(out, render.Supersession(text))
 	}
 	return strings.Join(out, "\n")
 }
@@ -361,7 +272,7 @@ func (s *Server) now() time.Time {
 }
 
 // defaultBranch reads the rules at the head of the default branch.
-func (s *Server) defaultBranch(ctx context.Context, j job) (*repoCtx, error) {
+func (s *Server) defaultBranch(ctx context.Context, j repoRef) (*repoCtx, error) {
 	src, rep, err := s.source(j)
 	if err != nil {
 		return nil, err
@@ -380,64 +291,41 @@ func (s *Server) defaultBranch(ctx context.Context, j job) (*repoCtx, error) {
 // verifyCommand handles "/pinbot verify <package>" on the dashboard issue
 // by a user with write access: the most recent bot pull request closed for
 // the pin is reopened, as when its upstream issue is fixed.
-func (s *Server) verifyCommand(ctx context.Context, log *slog.Logger, j job) Decision {
+func (s *Server) verifyCommand(ctx context.Context, log *slog.Logger, j verifyJob) Decision {
 	dec := Decision{Repo: j.owner + "/" + j.repo, Number: j.number, Verdict: "verify"}
-	rc, err := s.defaultBranch(ctx, j)
+	rc, err := s.defaultBranch(ctx, j.repoRef)
 	if err != nil {
 		dec.Err = err
 		return dec
 	}
-	perm, err := rc.src.Permission(ctx, j.commandBy)
-	if err != nil {
+	if ok, err := s.canWrite(ctx, log, rc.src, j.by, "verify"); err != nil || !ok {
 		dec.Err = err
-		return dec
-	}
-	if perm != "admin" && perm != "write" && perm != "maintain" {
-		log.Info("verify ignored: no write access", "user", j.commandBy, "permission", perm)
-		dec.Verdict = "ignored"
-		return dec
-	}
-	var keys []string
-	for _, p := range rc.rules.Pins {
-		if p.Enforced && (strings.EqualFold(p.Package, j.verifyPackage) || strings.EqualFold(dashboard.Key(p.Ecosystem, p.Package), j.verifyPackage)) {
-			if k := dashboard.Key(p.Ecosystem, p.Package); !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
+		if err == nil {
+			dec.Verdict = "ignored"
 		}
+		return dec
 	}
 	st, err := s.updateDashboard(ctx, log, rc, func(*dashboard.State) {})
 	if err != nil {
 		dec.Err = err
 		return dec
 	}
-	reply := func(msg string) {
-		if err := rc.rep.Comment(ctx, rc.owner, rc.repo, j.number, render.LifeMarker+"\n\n"+msg); err != nil {
+	l, reply := life.Verify(rc.rules.Pins, st, life.Command{By: j.by, Package: j.pkg, CommentID: j.commentID})
+	if l == nil {
+		if err := rc.rep.Comment(ctx, rc.owner, rc.repo, j.number, render.LifeMarker+"\n\n"+reply); err != nil {
 			log.Error("replying to /pinbot verify", "err", err)
 		}
-	}
-	switch {
-	case len(keys) == 0:
-		reply(fmt.Sprintf("`/pinbot verify %s`: no accepted ADR pins a package of that name.", j.verifyPackage))
-		return dec
-	case len(keys) > 1:
-		reply(fmt.Sprintf("`/pinbot verify %s`: several pins match (%s); name one as ecosystem/package.", j.verifyPackage, strings.Join(keys, ", ")))
 		return dec
 	}
-	n := st.LastClosed(keys[0])
-	if n == 0 {
-		reply(fmt.Sprintf("`/pinbot verify %s`: pinbot has closed no bot pull request for this pin, so there is none to reopen.", j.verifyPackage))
-		return dec
-	}
-	dec.Err = s.lift(ctx, log, rc, keys[0], n, fmt.Sprintf("@%s asked for verification with `/pinbot verify %s`", j.commandBy, j.verifyPackage),
-		fmt.Sprintf("refs/pinbot/lift/%d-comment-%d", n, j.commentID))
+	dec.Err = s.lift(ctx, log, rc, *l)
 	return dec
 }
 
 // dashboardEdited rewrites the dashboard after someone else edited it,
 // from the state in the body before the edit, with a note.
-func (s *Server) dashboardEdited(ctx context.Context, log *slog.Logger, j job) Decision {
+func (s *Server) dashboardEdited(ctx context.Context, log *slog.Logger, j editedJob) Decision {
 	dec := Decision{Repo: j.owner + "/" + j.repo, Number: j.number, Verdict: "dashboard-restored"}
-	rc, err := s.defaultBranch(ctx, j)
+	rc, err := s.defaultBranch(ctx, j.repoRef)
 	if err != nil {
 		dec.Err = err
 		return dec
@@ -449,7 +337,7 @@ func (s *Server) dashboardEdited(ctx context.Context, log *slog.Logger, j job) D
 	}
 	_, dec.Err = s.updateDashboard(ctx, log, rc, func(st *dashboard.State) {
 		*st = prev
-		st.Overwritten = &dashboard.Edit{By: j.commandBy, At: s.now().UTC().Truncate(time.Minute)}
+		st.Overwritten = &dashboard.Edit{By: j.by, At: s.now().UTC().Truncate(time.Minute)}
 	})
 	return dec
 }
@@ -519,17 +407,7 @@ func (s *Server) CheckUpstreams(ctx context.Context) {
 		if !rc.rules.Config.Dashboard || rc.rules.Enforced == 0 {
 			continue
 		}
-		var refs []string
-		for _, p := range rc.rules.Pins {
-			if p.Enforced {
-				for _, u := range p.Upstream {
-					if !slices.Contains(refs, u) {
-						refs = append(refs, u)
-					}
-				}
-			}
-		}
-		ups := s.upstreams(ctx, rc.src, refs)
+		ups := s.upstreams(ctx, rc.src, life.Upstream(rc.rules.Pins))
 		st, err := s.updateDashboard(ctx, log, rc, func(st *dashboard.State) {
 			for r, u := range ups {
 				st.SetUpstream(r, u)

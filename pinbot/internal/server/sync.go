@@ -48,9 +48,9 @@ func (s *Server) refreshDashboard(ctx context.Context, log *slog.Logger, rc *rep
 // branch's new head, opening (or updating) the one pull request that
 // carries its edits; when the configuration agrees with the ADRs, an open
 // sync pull request is closed.
-func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j job) Decision {
+func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j syncJob) Decision {
 	dec := Decision{Repo: j.owner + "/" + j.repo, Verdict: "sync"}
-	src, rep, err := s.source(j)
+	src, rep, err := s.source(j.repoRef)
 	if err != nil {
 		dec.Err = err
 		return dec
