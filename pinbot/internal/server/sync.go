@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/pinbot/internal/botcfg"
 	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/life"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
 
@@ -85,19 +85,23 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j syncJob) Deci
 		dec.Err = err
 		return dec
 	}
-	open, err := src.OpenPullsFrom(ctx, SyncBranch)
+	prs, err := src.OpenPullsFrom(ctx, SyncBranch)
 	if err != nil {
 		dec.Err = err
 		return dec
 	}
-	if len(res.Edits) == 0 {
-		for _, pr := range open {
-			body := "The bots' configuration on `" + j.ref + "` agrees with the ADRs now; pinbot closes this pull request."
-			if err := rep.Comment(ctx, j.owner, j.repo, pr.Number, body); err != nil {
+	var open []life.SyncPull
+	for _, pr := range prs {
+		open = append(open, life.SyncPull{Number: pr.Number, Title: pr.Title, Body: pr.Body})
+	}
+	plan := life.Sync(res.Edits, open, j.ref, j.head)
+	if len(plan.Edits) == 0 {
+		for _, n := range plan.Close {
+			if err := rep.Comment(ctx, j.owner, j.repo, n, plan.CloseComment); err != nil {
 				dec.Err = err
 				return dec
 			}
-			if err := rep.Close(ctx, j.owner, j.repo, pr.Number); err != nil {
+			if err := rep.Close(ctx, j.owner, j.repo, n); err != nil {
 				dec.Err = err
 				return dec
 			}
@@ -110,38 +114,26 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j syncJob) Deci
 	if err == nil {
 		err = rep.ResetBranch(ctx, j.owner, j.repo, SyncBranch, j.head, exists)
 	}
+	for _, ed := range plan.Edits {
+		if err == nil {
+			err = rep.WriteFile(ctx, j.owner, j.repo, SyncBranch, ed.Path, life.CommitMessage(ed.Path), ed.After, listing.Files[ed.Path].SHA)
+		}
+	}
 	if err != nil {
 		dec.Err = err
 		return dec
 	}
-	var changes []string
-	for _, ed := range res.Edits {
-		msg := fmt.Sprintf("pinbot sync: %s from the ADRs", ed.Path)
-		if err := rep.WriteFile(ctx, j.owner, j.repo, SyncBranch, ed.Path, msg, ed.After, listing.Files[ed.Path].SHA); err != nil {
-			dec.Err = err
-			return dec
-		}
-		for _, c := range ed.Changes {
-			changes = append(changes, "- "+strings.TrimPrefix(c, ed.Path+": ")+" (`"+ed.Path+"`)")
-		}
-	}
-	title := "pinbot: keep the bots' configuration in sync with the ADRs"
-	body := fmt.Sprintf("The ADRs on `%s` (at %s) pin dependencies the bots' configuration does not reflect yet. This pull request writes them, as `pinbot sync` would:\n\n%s\n\n"+
-		"Each entry names its ADR and upstream issue; pinbot updates this pull request when the ADRs change and removes the entries of superseded ADRs. "+
-		"Whether the bots should stop proposing these updates is the team's choice (`sync` in `.github/pinbot.yml`): pinbot enforces the pins either way.\n",
-		j.ref, shortSHA(j.head), strings.Join(changes, "\n"))
-	if len(open) > 0 {
-		n := open[0].Number
-		if open[0].Body != body || open[0].Title != title {
-			if err := rep.EditPull(ctx, j.owner, j.repo, n, title, body); err != nil {
+	if plan.Update != 0 {
+		if plan.Edit {
+			if err := rep.EditPull(ctx, j.owner, j.repo, plan.Update, plan.Title, plan.Body); err != nil {
 				dec.Err = err
 				return dec
 			}
 		}
-		dec.Number, dec.Verdict = n, "sync-updated"
+		dec.Number, dec.Verdict = plan.Update, "sync-updated"
 		return dec
 	}
-	n, err := rep.OpenPull(ctx, j.owner, j.repo, SyncBranch, j.ref, title, body)
+	n, err := rep.OpenPull(ctx, j.owner, j.repo, SyncBranch, j.ref, plan.Title, plan.Body)
 	if err != nil {
 		dec.Err = fmt.Errorf("opening the sync pull request: %w", err)
 		return dec
