@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/server"
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
@@ -48,7 +48,7 @@ func countedHarness(t testing.TB, sim *githubtest.Server) (*harness, *counting) 
 		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(),
 		WebhookSecret: []byte(sim.WebhookSecret()), GitHubURL: sim.URL(), Workers: 4, Transport: n,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
-		Tune: func(tr *pull.Transport) {
+		Tune: func(tr *ghclient.Transport) {
 			tr.Backoff = time.Millisecond
 			tr.WriteInterval = -1
 		},

@@ -16,7 +16,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/server"
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
@@ -42,7 +42,7 @@ func newHarnessDry(t *testing.T, sim *githubtest.Server, apiURL string, dryRun b
 		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(), DryRun: dryRun,
 		WebhookSecret: []byte(sim.WebhookSecret()), GitHubURL: apiURL, Workers: 4,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
-		Tune: func(tr *pull.Transport) {
+		Tune: func(tr *ghclient.Transport) {
 			tr.Backoff = time.Millisecond
 			tr.MaxWait = 10 * time.Second
 			tr.WriteInterval = -1 // writes stay one at a time, without the pause

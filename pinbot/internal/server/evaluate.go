@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
-	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
@@ -15,9 +15,9 @@ import (
 )
 
 // process handles one queued delivery: each of its jobs in turn.
-func (s *Server) process(ctx context.Context, d webhook.Delivery) {
-	w, ok := d.Work.(*work)
-	if !ok {
+func (s *Server) process(ctx context.Context, d webhook.Delivery[*work]) {
+	w := d.Work
+	if w == nil {
 		return
 	}
 	ev := w.ev
@@ -25,7 +25,7 @@ func (s *Server) process(ctx context.Context, d webhook.Delivery) {
 	for _, j := range w.jobs {
 		start := time.Now()
 		ectx, cancel := context.WithTimeout(ctx, s.cfg.EvalTimeout)
-		dec := s.evaluate(ectx, log.With("pr", j.number), j)
+		dec := j.run(ectx, s, log.With("pr", j.subject()))
 		cancel()
 		dec.Delivery = d.ID
 		if dec.Err != nil {
@@ -49,11 +49,11 @@ func (s *Server) process(ctx context.Context, d webhook.Delivery) {
 
 // retryLater evaluates a job again once GitHub's rate limit allows: the
 // delivery is not lost, and no worker waits for it.
-func (s *Server) retryLater(d webhook.Delivery, j job, at time.Time) {
-	d.Work = &work{ev: d.Work.(*work).ev, jobs: []job{j}}
+func (s *Server) retryLater(d webhook.Delivery[*work], j job, at time.Time) {
+	d.Work = &work{ev: d.Work.ev, jobs: []job{j}}
 	s.after(time.Until(at), func() {
 		if !s.queue.Offer(d) {
-			s.log.Error("queue full: dropping a retry", "delivery", d.ID, "pr", j.number)
+			s.log.Error("queue full: dropping a retry", "delivery", d.ID, "pr", j.subject())
 		}
 	})
 }
@@ -66,56 +66,19 @@ func errString(err error) string {
 }
 
 // evaluate reads, decides and reports on one pull request.
-func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision {
-	full := j.owner + "/" + j.repo
-	switch j.life {
-	case lifeVerify:
-		return s.verifyCommand(ctx, log, j)
-	case lifeEdited:
-		return s.dashboardEdited(ctx, log, j)
-	case lifeSync:
-		return s.syncPush(ctx, log, j)
-	}
+func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decision {
+	full := j.full()
 	dec := Decision{Repo: full, Number: j.number}
-	src, rep, err := s.source(j)
+	src, rep, err := s.source(j.repoRef)
 	if err != nil {
 		dec.Err = err
 		return dec
-	}
-	if j.commit {
-		prs, err := src.PullsForCommit(ctx, j.head)
-		if err != nil {
-			dec.Err = err
-			return dec
-		}
-		for _, pr := range prs {
-			j2 := j
-			j2.commit, j2.number, j2.pr = false, pr.Number, &pr
-			d := s.evaluate(ctx, log.With("pr", pr.Number), j2)
-			if d.Err != nil {
-				return d
-			}
-		}
-		dec.Verdict = "listed"
-		return dec
-	}
-	if j.recheckBy != "" {
-		perm, err := src.Permission(ctx, j.recheckBy)
-		if err != nil {
-			dec.Err = err
-			return dec
-		}
-		if perm != "admin" && perm != "write" && perm != "maintain" {
-			log.Info("recheck ignored: no write access", "user", j.recheckBy, "permission", perm)
-			dec.Verdict = "ignored"
-			return dec
-		}
 	}
 	key := prKey(full, j.number)
 	defer s.lock(key)()
 
 	// The pull request: from the payload, from memory at this head, or read.
-	mem, remembered := s.mem.pr(key, j.head)
+	mem, remembered := s.hints.pr(key, j.head)
 	var pr source.PullRequest
 	switch {
 	case j.pr != nil:
@@ -135,29 +98,29 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 			dec.RetryAt = retryAt(err)
 			return dec
 		}
-		s.mem.sawPR(key, pr)
-		if mem2, ok := s.mem.pr(key, pr.HeadSHA); ok {
+		s.hints.sawPR(key, pr)
+		if mem2, ok := s.hints.pr(key, pr.HeadSHA); ok {
 			mem, remembered = mem2, true
 		} else {
 			remembered = false
 		}
 	}
 	if pr.State != "open" {
-		s.mem.closed(key, pr.HeadSHA)
+		s.hints.closed(key, pr.HeadSHA)
 		dec.Verdict = "closed"
 		return dec
 	}
 	// A new head's check suites are created after the event: reading them
 	// now would only say "none yet", so they are read when a suite
 	// completes, unless checks already ran on this commit.
-	skip := (j.newHead && !s.mem.checksSeen(pr.HeadSHA)) || j.fresh
+	skip := (j.newHead && !s.hints.checksSeen(pr.HeadSHA)) || j.fresh
 	g := s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
-	s.mem.learnChecks(full, g.Rules.VerificationChecks())
+	s.hints.learnChecks(full, g.Rules.VerificationChecks())
 	in := g.Input
 	if g.Rules.Enforced == 0 && len(in.ReadErrors) == 0 {
 		dec.Verdict = "no-pins"
 		s.metrics.decision(dec.Verdict)
-		s.mem.decided(key, pr, dec.Verdict, mem.knownOr())
+		s.hints.decided(key, pr, dec.Verdict, mem.knownOr())
 		return dec
 	}
 	res := enforce.Evaluate(in)
@@ -190,7 +153,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 	if skip && res.Verdict == enforce.Pending {
 		// Nothing read can finish the decision yet; the required check
 		// stays "expected" until a suite completes.
-		s.mem.decided(key, pr, dec.Verdict, known)
+		s.hints.decided(key, pr, dec.Verdict, known)
 		return dec
 	}
 	var body string
@@ -222,8 +185,8 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j job) Decision
 		}
 		return dec
 	}
-	s.mem.decided(key, pr, dec.Verdict, known)
-	s.recordDecision(ctx, log, j, src, g, pr, res, dec.Actions.Closed)
+	s.hints.decided(key, pr, dec.Verdict, known)
+	s.recordDecision(ctx, log, j, src, rep, g, pr, res, dec.Actions.Closed)
 	return dec
 }
 
@@ -238,7 +201,7 @@ func (st *prState) knownOr() report.Known {
 // retryAt is when a read or write that hit a rate limit is worth trying
 // again (zero for other errors).
 func retryAt(err error) time.Time {
-	var rl *pull.RateLimitError
+	var rl *ghclient.RateLimitError
 	if errors.As(err, &rl) {
 		return rl.Until
 	}
@@ -246,7 +209,7 @@ func retryAt(err error) time.Time {
 }
 
 // source returns the GitHub source and the reporter of a job's repository.
-func (s *Server) source(j job) (*source.GitHub, *report.Reporter, error) {
+func (s *Server) source(j repoRef) (*source.GitHub, *report.Reporter, error) {
 	gh, err := s.clients.For(j.installation)
 	if err != nil {
 		return nil, nil, err
@@ -255,6 +218,7 @@ func (s *Server) source(j job) (*source.GitHub, *report.Reporter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	src := &source.GitHub{GH: gh, UpstreamGH: s.upstream, Download: dl, Owner: j.owner, Repo: j.repo, AppID: s.cfg.AppID, Cache: s.cache, Now: s.cfg.Now}
-	return src, &report.Reporter{GH: gh, AppID: s.cfg.AppID, AppSlug: s.cfg.AppSlug}, nil
+	src := s.base
+	src.GH, src.Download, src.Owner, src.Repo = gh, dl, j.owner, j.repo
+	return &src, &report.Reporter{GH: gh, AppID: s.cfg.AppID, AppSlug: s.cfg.AppSlug}, nil
 }

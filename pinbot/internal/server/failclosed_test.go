@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/server"
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
@@ -122,7 +122,7 @@ func TestRateLimitBeyondBudgetRetriedLater(t *testing.T) {
 	srv, err := server.New(server.Config{
 		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(), WebhookSecret: []byte(sim.WebhookSecret()),
 		GitHubURL: sim.URL(), Logger: slog.New(slog.NewJSONHandler(logs, nil)), EvalTimeout: 20 * time.Second,
-		Tune: func(tr *pull.Transport) { tr.WriteInterval = -1 },
+		Tune: func(tr *ghclient.Transport) { tr.WriteInterval = -1 },
 		After: func(d time.Duration, f func()) {
 			mu.Lock()
 			defer mu.Unlock()

@@ -5,17 +5,15 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
-	"slices"
 	"strings"
 	"time"
-
-	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/life"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
+	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
 
@@ -34,8 +32,8 @@ func (s *Server) botLogin() string { return s.cfg.AppSlug + "[bot]" }
 
 // repoCtx is one repository as the life cycle reads and writes it.
 type repoCtx struct {
-	gh          *github.Client
 	src         *source.GitHub
+	rep         *report.Reporter
 	owner, repo string
 	// ref is the default branch, sha its head: the rules the dashboard
 	// shows are read there.
@@ -43,37 +41,24 @@ type repoCtx struct {
 	rules    *source.Rules
 }
 
+// findDashboard reads the repository's dashboard issue (nil when none).
+func (s *Server) findDashboard(ctx context.Context, rc *repoCtx) (*source.Issue, error) {
+	return rc.src.Dashboard(ctx, s.botLogin())
+}
+
 // dashboardIssue finds the repository's dashboard issue, or creates it
 // once: a replica that creates the lock ref creates the issue; one that
 // finds the ref taken waits for the issue to appear.
-// findDashboard lists the repository's dashboard issue (nil when none):
-// pinbot's issue with the dashboard label, the oldest if there were ever
-// several.
-func (s *Server) findDashboard(ctx context.Context, rc *repoCtx) (*github.Issue, error) {
-	issues, _, err := rc.gh.Issues.ListByRepo(ctx, rc.owner, rc.repo, &github.IssueListByRepoOptions{
-		State: "all", Labels: []string{dashboard.Label}, Creator: s.botLogin(), ListOptions: github.ListOptions{PerPage: 10}})
-	if err != nil {
-		return nil, fmt.Errorf("listing the dashboard issue: %w", err)
-	}
-	var found *github.Issue
-	for _, is := range issues {
-		if is.PullRequestLinks == nil && (found == nil || is.GetNumber() < found.GetNumber()) {
-			found = is
-		}
-	}
-	return found, nil
-}
-
-func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() string) (*github.Issue, bool, error) {
-	find := func() (*github.Issue, error) { return s.findDashboard(ctx, rc) }
+func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() string) (*source.Issue, bool, error) {
+	find := func() (*source.Issue, error) { return s.findDashboard(ctx, rc) }
 	if is, err := find(); err != nil || is != nil {
 		return is, false, err
 	}
-	_, resp, err := rc.gh.Git.CreateRef(ctx, rc.owner, rc.repo, &github.Reference{Ref: github.String(DashboardLockRef), Object: &github.GitObject{SHA: github.String(rc.sha)}})
+	took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, DashboardLockRef, rc.sha)
 	if err != nil {
-		if resp == nil || resp.StatusCode != http.StatusUnprocessableEntity {
-			return nil, false, fmt.Errorf("taking the dashboard lock %s: %w", DashboardLockRef, err)
-		}
+		return nil, false, err
+	}
+	if !took {
 		// Another replica holds the lock: its issue appears shortly.
 		wait := 100 * time.Millisecond
 		for range 8 {
@@ -89,12 +74,12 @@ func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() st
 		}
 		return nil, false, fmt.Errorf("the dashboard lock %s is taken but no dashboard issue exists; if no pinbot replica is creating it, delete the ref", DashboardLockRef)
 	}
-	is, _, err := rc.gh.Issues.Create(ctx, rc.owner, rc.repo, &github.IssueRequest{
-		Title: github.String(dashboard.Title), Body: github.String(body()), Labels: &[]string{dashboard.Label}})
+	text := body()
+	n, err := rc.rep.CreateIssue(ctx, rc.owner, rc.repo, dashboard.Title, text, []string{dashboard.Label})
 	if err != nil {
 		return nil, false, fmt.Errorf("creating the dashboard issue: %w", err)
 	}
-	return is, true, nil
+	return &source.Issue{Number: n, Body: text}, true, nil
 }
 
 // updateDashboard applies change to the dashboard's state and edits the
@@ -106,12 +91,6 @@ func (s *Server) updateDashboard(ctx context.Context, log *slog.Logger, rc *repo
 	defer s.lock(key)()
 	// The state follows the pins in force (ADR 0231): a superseded pin's
 	// history goes, a moved pin's starts again.
-	pinned := map[string]string{}
-	var cited []string
-	for _, r := range render.DashboardRows(rc.rules.Pins, dashboard.State{}) {
-		pinned[r.Key] = r.Version
-		cited = append(cited, r.Upstream...)
-	}
 	render := func(st dashboard.State) string {
 		return render.Dashboard(render.DashboardInput{
 			Repo: render.Repo{Owner: rc.owner, Name: rc.repo, ServerURL: s.serverURL, BaseRef: rc.ref},
@@ -120,7 +99,7 @@ func (s *Server) updateDashboard(ctx context.Context, log *slog.Logger, rc *repo
 	}
 	apply := func(st *dashboard.State) {
 		change(st)
-		st.Follow(pinned, cited)
+		life.Follow(st, rc.rules.Pins)
 	}
 	var created dashboard.State
 	is, isNew, err := s.dashboardIssue(ctx, rc, func() string {
@@ -130,21 +109,21 @@ func (s *Server) updateDashboard(ctx context.Context, log *slog.Logger, rc *repo
 	})
 	if err != nil || isNew {
 		if isNew {
-			log.Info("dashboard created", "issue", is.GetNumber())
+			log.Info("dashboard created", "issue", is.Number)
 		}
 		return created, err
 	}
-	st, err := dashboard.Parse(is.GetBody())
+	st, err := dashboard.Parse(is.Body)
 	if err != nil {
-		return st, fmt.Errorf("dashboard #%d: %w", is.GetNumber(), err)
+		return st, fmt.Errorf("dashboard #%d: %w", is.Number, err)
 	}
 	apply(&st)
 	body := render(st)
-	if body == is.GetBody() {
+	if body == is.Body {
 		return st, nil
 	}
-	if _, _, err := rc.gh.Issues.Edit(ctx, rc.owner, rc.repo, is.GetNumber(), &github.IssueRequest{Body: github.String(body)}); err != nil {
-		return st, fmt.Errorf("editing dashboard #%d: %w", is.GetNumber(), err)
+	if err := rc.rep.EditIssueBody(ctx, rc.owner, rc.repo, is.Number, body); err != nil {
+		return st, fmt.Errorf("editing the dashboard: %w", err)
 	}
 	return st, nil
 }
@@ -168,64 +147,18 @@ func (s *Server) upstreams(ctx context.Context, src *source.GitHub, refs []strin
 }
 
 // recordDecision writes what a decision on a bot pull request means for
-// the dashboard: a pull request closed for a pin, a verification that
-// completed, the newest version proposed, the upstream issues' states; and
-// then lifts the pins whose upstream issue was fixed.
-func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j job, src *source.GitHub, g *source.Gathered, pr source.PullRequest, res enforce.Result, closed bool) {
-	if !res.Bot || len(res.Pins) == 0 || !g.Rules.Config.Dashboard {
+// the dashboard (life.Decide), with the upstream issues' states; and then
+// lifts the pins whose upstream issue was fixed.
+func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j prJob, src *source.GitHub, rep *report.Reporter, g *source.Gathered, pr source.PullRequest, res enforce.Result, closed bool) {
+	rec, ok := life.Decide(life.Outcome{Result: res, PR: pr.Number, HeadSHA: pr.HeadSHA, Closed: closed,
+		ChecksURL: fmt.Sprintf("%s/%s/%s/pull/%d/checks", s.serverURL, j.owner, j.repo, pr.Number),
+		Dashboard: g.Rules.Config.Dashboard, OnDefaultBranch: pr.DefaultBranch == "" || pr.BaseRef == pr.DefaultBranch})
+	if !ok {
 		return
 	}
-	if pr.DefaultBranch != "" && pr.BaseRef != pr.DefaultBranch {
-		// The dashboard shows the default branch's pins; a pull request
-		// against another branch is judged by that branch's ADRs and is
-		// not recorded there.
-		return
-	}
-	type fact struct {
-		key      string
-		proposed string
-		verified *dashboard.Verification
-	}
-	var facts []fact
-	var refs []string
-	for _, p := range res.Pins {
-		if p.Verdict == enforce.NotApplicable {
-			continue
-		}
-		f := fact{key: dashboard.Key(p.Pin.Ecosystem, p.Pin.Package), proposed: strings.TrimLeft(p.Change.New, "=")}
-		for _, c := range p.Checks {
-			if c.State != "absent" && c.State != "queued" && c.State != "in_progress" {
-				f.verified = &dashboard.Verification{PR: pr.Number, SHA: pr.HeadSHA, Conclusion: c.State,
-					URL: fmt.Sprintf("%s/%s/%s/pull/%d/checks", s.serverURL, j.owner, j.repo, pr.Number)}
-			}
-		}
-		facts = append(facts, f)
-		for _, u := range p.Pin.Upstream {
-			if !slices.Contains(refs, u) {
-				refs = append(refs, u)
-			}
-		}
-	}
-	if len(facts) == 0 || (!closed && res.Verdict != enforce.Allow && !slices.ContainsFunc(facts, func(f fact) bool { return f.verified != nil })) {
-		return // pending: nothing final to record yet
-	}
-	ups := s.upstreams(ctx, src, refs)
-	rc := &repoCtx{gh: src.GH, src: src, owner: j.owner, repo: j.repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
-	st, err := s.updateDashboard(ctx, log, rc, func(st *dashboard.State) {
-		for _, f := range facts {
-			if closed {
-				st.Closed(f.key, pr.Number, f.proposed)
-			} else {
-				st.Proposal(f.key, pr.Number, f.proposed)
-			}
-			if f.verified != nil {
-				st.Verified(f.key, *f.verified)
-			}
-		}
-		for r, u := range ups {
-			st.SetUpstream(r, u)
-		}
-	})
+	ups := s.upstreams(ctx, src, rec.Upstream)
+	rc := &repoCtx{src: src, rep: rep, owner: j.owner, repo: j.repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
+	st, err := s.updateDashboard(ctx, log, rc, func(st *dashboard.State) { rec.Apply(st, ups) })
 	if err != nil {
 		log.Error("dashboard not updated", "err", err)
 		return
@@ -233,25 +166,11 @@ func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j job, sr
 	s.liftFixed(ctx, log, rc, st)
 }
 
-// liftFixed reopens, for each pin whose upstream issues were all closed as
-// completed and whose lifting was not requested yet, the most recent bot
-// pull request pinbot closed for it.
+// liftFixed carries out the lifts life.Fixed finds due.
 func (s *Server) liftFixed(ctx context.Context, log *slog.Logger, rc *repoCtx, st dashboard.State) {
-	for _, row := range render.DashboardRows(rc.rules.Pins, st) {
-		if len(row.Upstream) == 0 || row.State.Lifting != "" || st.LastClosed(row.Key) == 0 {
-			continue // a pin without an upstream issue is never reopened by itself
-		}
-		fixed := true
-		for _, u := range row.Upstream {
-			fixed = fixed && st.Upstream[u].Fixed()
-		}
-		if !fixed {
-			continue
-		}
-		why := fmt.Sprintf("The upstream issue %s was closed as completed", strings.Join(row.Upstream, ", "))
-		n := st.LastClosed(row.Key)
-		if err := s.lift(ctx, log, rc, row.Key, n, why, fmt.Sprintf("refs/pinbot/lift/%d-upstream", n)); err != nil {
-			log.Error("lifting failed", "pin", row.Key, "err", err)
+	for _, l := range life.Fixed(rc.rules.Pins, st) {
+		if err := s.lift(ctx, log, rc, l); err != nil {
+			log.Error("lifting failed", "pin", l.Key, "err", err)
 		}
 	}
 }
@@ -259,29 +178,28 @@ func (s *Server) liftFixed(ctx context.Context, log *slog.Logger, rc *repoCtx, s
 // lift reopens pull request n for the pin key, so that the repository's
 // verification runs on it, and records it on the dashboard; a pull request
 // whose branch is gone is recorded as such instead.
-func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, key string, n int, why, lock string) error {
+func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, l life.Lift) error {
+	key, n, why, lock := l.Key, l.PR, l.Why, l.Lock
 	// One replica lifts: the others find the lock ref taken (422). Every
 	// replica may run the hourly check; only the holder of this ref
 	// reopens and comments.
-	if _, resp, err := rc.gh.Git.CreateRef(ctx, rc.owner, rc.repo, &github.Reference{Ref: github.String(lock), Object: &github.GitObject{SHA: github.String(rc.sha)}}); err != nil {
-		if resp != nil && resp.StatusCode == http.StatusUnprocessableEntity {
-			log.Info("lifting taken by another replica", "pin", key, "pr", n, "lock", lock)
-			return nil
-		}
-		return fmt.Errorf("taking the lift lock %s: %w", lock, err)
-	}
-	_, resp, err := rc.gh.PullRequests.Edit(ctx, rc.owner, rc.repo, n, &github.PullRequest{State: github.String("open")})
-	gone := false
+	took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, lock, rc.sha)
 	if err != nil {
-		if resp == nil || resp.StatusCode != http.StatusUnprocessableEntity {
-			return fmt.Errorf("reopening #%d: %w", n, err)
-		}
-		gone = true // GitHub refuses to reopen a pull request whose head branch was deleted
+		return err
+	}
+	if !took {
+		log.Info("lifting taken by another replica", "pin", key, "pr", n, "lock", lock)
+		return nil
+	}
+	// GitHub refuses to reopen a pull request whose head branch was deleted.
+	gone, err := rc.rep.Reopen(ctx, rc.owner, rc.repo, n)
+	if err != nil {
+		return err
 	}
 	if !gone {
 		body := fmt.Sprintf("%s\n\n%s; pinbot reopened this pull request so that its verification runs. pinbot allows it when the verification passes (its comment then carries the superseding ADR) and closes it again when it fails.\n", render.LifeMarker, why)
-		if _, _, err := rc.gh.Issues.CreateComment(ctx, rc.owner, rc.repo, n, &github.IssueComment{Body: github.String(body)}); err != nil {
-			return fmt.Errorf("commenting on #%d: %w", n, err)
+		if err := rc.rep.Comment(ctx, rc.owner, rc.repo, n, body); err != nil {
+			return err
 		}
 	}
 	_, err = s.updateDashboard(ctx, log, rc, func(st *dashboard.State) { st.Lift(key, n, gone) })
@@ -289,65 +207,41 @@ func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, key st
 	return err
 }
 
-// supersession renders the ready-to-commit superseding ADR for an allowed
-// pull request that lifts a pin, or "" when the pull request is not one.
+// supersession renders the ready-to-commit superseding ADRs of an allowed
+// pull request that lifts a pin (life.Supersessions), or "". Whether
+// pinbot reopened it to lift a pin is in the dashboard's state, on GitHub:
+// any replica answers alike. The state is read only when the decision can
+// carry a supersession (life.MaySupersede).
 func (s *Server) supersession(ctx context.Context, src *source.GitHub, g *source.Gathered, pr source.PullRequest, res enforce.Result) string {
-	if res.Verdict != enforce.Allow || !res.Bot || !g.Rules.Config.Dashboard {
+	if !life.MaySupersede(res, g.Rules.Config.Dashboard) {
 		return ""
 	}
-	// Whether pinbot reopened this pull request to lift a pin is in the
-	// dashboard's state, on GitHub: any replica answers alike.
-	rc := &repoCtx{gh: src.GH, src: src, owner: src.Owner, repo: src.Repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
-	is, err := s.findDashboard(ctx, rc)
+	is, err := src.Dashboard(ctx, s.botLogin())
 	if err != nil || is == nil {
 		return ""
 	}
-	st, err := dashboard.Parse(is.GetBody())
+	st, err := dashboard.Parse(is.Body)
 	if err != nil {
 		return ""
 	}
-	lifting := false
-	for _, p := range res.Pins {
-		ps := st.Get(dashboard.Key(p.Pin.Ecosystem, p.Pin.Package))
-		lifting = lifting || (ps.LiftPR == pr.Number && ps.Lifting != "")
-	}
-	if !lifting {
-		return ""
-	}
 	var out []string
-	seen := map[string]bool{}
-	next := 0
-	for _, r := range g.Rules.Records {
-		next = max(next, r.Number)
-	}
-	for _, p := range res.Pins {
-		if p.Verdict != enforce.Allow {
-			continue
-		}
-		var rec *adr.Record
-		for i := range g.Rules.Records {
-			if g.Rules.Records[i].Path == p.Pin.Source.Path {
-				rec = &g.Rules.Records[i]
-			}
-		}
-		if rec == nil || seen[rec.Path] {
-			continue // one supersession per record, however many files moved the pin
-		}
-		seen[rec.Path] = true
+	next := life.NextNumber(g.Rules.Records)
+	for _, sup := range life.Supersessions(st, g.Rules.Records, res, pr.Number) {
+		rec, p := sup.Record, sup.Pin
 		data, err := src.FileAt(ctx, pr.BaseSHA, rec.Path)
 		if err != nil {
 			out = append(out, fmt.Sprintf("pinbot could not read `%s` to write its supersession: %v", rec.Path, err))
 			continue
 		}
-		next++
-		sup, err := adr.Supersede(*rec, data, adr.Lift{Number: next, Pin: p.Pin, Version: strings.TrimLeft(p.Change.New, "="),
+		text, err := adr.Supersede(rec, data, adr.Lift{Number: next, Pin: p.Pin, Version: strings.TrimLeft(p.Change.New, "="),
 			Evidence: fmt.Sprintf("%s passed on #%d at %s (%s/%s/%s/pull/%d/checks)", strings.Join(checkNames(p), " and "), pr.Number, shortSHA(pr.HeadSHA), s.serverURL, src.Owner, src.Repo, pr.Number),
 			Fixed:    p.Pin.Upstream, Date: s.now()})
+		next++
 		if err != nil {
 			out = append(out, fmt.Sprintf("pinbot wrote no superseding ADR: %v", err))
 			continue
 		}
-		out = append(out, render.Supersession(sup))
+		out = append(out, render.Supersession(text))
 	}
 	return strings.Join(out, "\n")
 }
@@ -378,89 +272,60 @@ func (s *Server) now() time.Time {
 }
 
 // defaultBranch reads the rules at the head of the default branch.
-func (s *Server) defaultBranch(ctx context.Context, j job) (*repoCtx, error) {
-	src, _, err := s.source(j)
+func (s *Server) defaultBranch(ctx context.Context, j repoRef) (*repoCtx, error) {
+	src, rep, err := s.source(j)
 	if err != nil {
 		return nil, err
 	}
-	repo, _, err := src.GH.Repositories.Get(ctx, j.owner, j.repo)
+	ref, sha, err := src.DefaultBranch(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("reading %s/%s: %w", j.owner, j.repo, err)
+		return nil, err
 	}
-	ref := repo.GetDefaultBranch()
-	b, _, err := src.GH.Git.GetRef(ctx, j.owner, j.repo, "heads/"+ref)
-	if err != nil {
-		return nil, fmt.Errorf("reading %s of %s/%s: %w", ref, j.owner, j.repo, err)
-	}
-	sha := b.GetObject().GetSHA()
 	rules := s.gather.Rules(ctx, src, j.owner+"/"+j.repo, sha)
 	if err := errors.Join(rules.Errors...); err != nil {
 		return nil, err
 	}
-	return &repoCtx{gh: src.GH, src: src, owner: j.owner, repo: j.repo, ref: ref, sha: sha, rules: rules}, nil
+	return &repoCtx{src: src, rep: rep, owner: j.owner, repo: j.repo, ref: ref, sha: sha, rules: rules}, nil
 }
 
 // verifyCommand handles "/pinbot verify <package>" on the dashboard issue
 // by a user with write access: the most recent bot pull request closed for
 // the pin is reopened, as when its upstream issue is fixed.
-func (s *Server) verifyCommand(ctx context.Context, log *slog.Logger, j job) Decision {
+func (s *Server) verifyCommand(ctx context.Context, log *slog.Logger, j verifyJob) Decision {
 	dec := Decision{Repo: j.owner + "/" + j.repo, Number: j.number, Verdict: "verify"}
-	rc, err := s.defaultBranch(ctx, j)
+	rc, err := s.defaultBranch(ctx, j.repoRef)
 	if err != nil {
 		dec.Err = err
 		return dec
 	}
-	perm, err := rc.src.Permission(ctx, j.commandBy)
-	if err != nil {
+	if ok, err := s.canWrite(ctx, log, rc.src, j.by, "verify"); err != nil || !ok {
 		dec.Err = err
-		return dec
-	}
-	if perm != "admin" && perm != "write" && perm != "maintain" {
-		log.Info("verify ignored: no write access", "user", j.commandBy, "permission", perm)
-		dec.Verdict = "ignored"
-		return dec
-	}
-	var keys []string
-	for _, p := range rc.rules.Pins {
-		if p.Enforced && (strings.EqualFold(p.Package, j.verifyPackage) || strings.EqualFold(dashboard.Key(p.Ecosystem, p.Package), j.verifyPackage)) {
-			if k := dashboard.Key(p.Ecosystem, p.Package); !slices.Contains(keys, k) {
-				keys = append(keys, k)
-			}
+		if err == nil {
+			dec.Verdict = "ignored"
 		}
+		return dec
 	}
 	st, err := s.updateDashboard(ctx, log, rc, func(*dashboard.State) {})
 	if err != nil {
 		dec.Err = err
 		return dec
 	}
-	reply := func(msg string) {
-		if _, _, err := rc.gh.Issues.CreateComment(ctx, rc.owner, rc.repo, j.number, &github.IssueComment{Body: github.String(render.LifeMarker + "\n\n" + msg)}); err != nil {
+	l, reply := life.Verify(rc.rules.Pins, st, life.Command{By: j.by, Package: j.pkg, CommentID: j.commentID})
+	if l == nil {
+		if err := rc.rep.Comment(ctx, rc.owner, rc.repo, j.number, render.LifeMarker+"\n\n"+reply); err != nil {
 			log.Error("replying to /pinbot verify", "err", err)
 		}
-	}
-	switch {
-	case len(keys) == 0:
-		reply(fmt.Sprintf("`/pinbot verify %s`: no accepted ADR pins a package of that name.", j.verifyPackage))
-		return dec
-	case len(keys) > 1:
-		reply(fmt.Sprintf("`/pinbot verify %s`: several pins match (%s); name one as ecosystem/package.", j.verifyPackage, strings.Join(keys, ", ")))
 		return dec
 	}
-	n := st.LastClosed(keys[0])
-	if n == 0 {
-		reply(fmt.Sprintf("`/pinbot verify %s`: pinbot has closed no bot pull request for this pin, so there is none to reopen.", j.verifyPackage))
-		return dec
-	}
-	dec.Err = s.lift(ctx, log, rc, keys[0], n, fmt.Sprintf("@%s asked for verification with `/pinbot verify %s`", j.commandBy, j.verifyPackage),
-		fmt.Sprintf("refs/pinbot/lift/%d-comment-%d", n, j.commentID))
+	dec.Err = s.lift(ctx, log, rc, *l)
 	return dec
 }
 
 // dashboardEdited rewrites the dashboard after someone else edited it,
 // from the state in the body before the edit, with a note.
-func (s *Server) dashboardEdited(ctx context.Context, log *slog.Logger, j job) Decision {
+func (s *Server) dashboardEdited(ctx context.Context, log *slog.Logger, j editedJob) Decision {
 	dec := Decision{Repo: j.owner + "/" + j.repo, Number: j.number, Verdict: "dashboard-restored"}
-	rc, err := s.defaultBranch(ctx, j)
+	rc, err := s.defaultBranch(ctx, j.repoRef)
 	if err != nil {
 		dec.Err = err
 		return dec
@@ -472,7 +337,7 @@ func (s *Server) dashboardEdited(ctx context.Context, log *slog.Logger, j job) D
 	}
 	_, dec.Err = s.updateDashboard(ctx, log, rc, func(st *dashboard.State) {
 		*st = prev
-		st.Overwritten = &dashboard.Edit{By: j.commandBy, At: s.now().UTC().Truncate(time.Minute)}
+		st.Overwritten = &dashboard.Edit{By: j.by, At: s.now().UTC().Truncate(time.Minute)}
 	})
 	return dec
 }
@@ -490,20 +355,12 @@ func (s *Server) discover(ctx context.Context) {
 		s.log.Error("discovering dashboards", "err", err)
 		return
 	}
-	opts := &github.ListOptions{PerPage: 100}
-	for {
-		ins, resp, err := app.Apps.ListInstallations(ctx, opts)
-		if err != nil {
-			s.log.Error("listing the App's installations", "err", err)
-			return
-		}
-		for _, in := range ins {
-			s.discoverInstallation(ctx, in.GetID())
-		}
-		if resp.NextPage == 0 {
-			return
-		}
-		opts.Page = resp.NextPage
+	ids, err := source.Installations(ctx, app)
+	for _, id := range ids {
+		s.discoverInstallation(ctx, id)
+	}
+	if err != nil {
+		s.log.Error("discovering dashboards", "err", err)
 	}
 }
 
@@ -513,32 +370,24 @@ func (s *Server) discoverInstallation(ctx context.Context, id int64) {
 		s.log.Error("discovering dashboards", "installation", id, "err", err)
 		return
 	}
-	opts := &github.ListOptions{PerPage: 100}
-	for {
-		repos, resp, err := gh.Apps.ListRepos(ctx, opts)
+	repos, err := source.InstallationRepositories(ctx, gh)
+	if err != nil {
+		s.log.Error("discovering dashboards", "installation", id, "err", err)
+	}
+	for _, r := range repos {
+		full := r.Owner + "/" + r.Name
+		if r.Archived || s.hints.lookedAt(full) {
+			continue
+		}
+		is, err := s.findDashboard(ctx, &repoCtx{src: &source.GitHub{GH: gh, Owner: r.Owner, Repo: r.Name}, owner: r.Owner, repo: r.Name})
 		if err != nil {
-			s.log.Error("listing an installation's repositories", "installation", id, "err", err)
-			return
+			s.hints.forget(full) // look again next time
+			s.log.Error("looking for a dashboard", "repo", full, "err", err)
+			continue
 		}
-		for _, r := range repos.Repositories {
-			owner, name := r.GetOwner().GetLogin(), r.GetName()
-			if r.GetArchived() || s.mem.lookedAt(owner+"/"+name) {
-				continue
-			}
-			is, err := s.findDashboard(ctx, &repoCtx{gh: gh, owner: owner, repo: name})
-			if err != nil {
-				s.mem.forget(owner + "/" + name) // look again next time
-				s.log.Error("looking for a dashboard", "repo", owner+"/"+name, "err", err)
-				continue
-			}
-			if is != nil {
-				s.mem.sawRepo(owner, name, id)
-			}
+		if is != nil {
+			s.hints.sawRepo(r.Owner, r.Name, id)
 		}
-		if resp.NextPage == 0 {
-			return
-		}
-		opts.Page = resp.NextPage
 	}
 }
 
@@ -548,7 +397,7 @@ func (s *Server) discoverInstallation(ctx context.Context, id int64) {
 // lift lock refs make one of them act (ADR 0231).
 func (s *Server) CheckUpstreams(ctx context.Context) {
 	s.discover(ctx)
-	for _, j := range s.mem.dashboards() {
+	for _, j := range s.hints.dashboards() {
 		log := s.log.With("repo", j.owner+"/"+j.repo)
 		rc, err := s.defaultBranch(ctx, j)
 		if err != nil {
@@ -558,17 +407,7 @@ func (s *Server) CheckUpstreams(ctx context.Context) {
 		if !rc.rules.Config.Dashboard || rc.rules.Enforced == 0 {
 			continue
 		}
-		var refs []string
-		for _, p := range rc.rules.Pins {
-			if p.Enforced {
-				for _, u := range p.Upstream {
-					if !slices.Contains(refs, u) {
-						refs = append(refs, u)
-					}
-				}
-			}
-		}
-		ups := s.upstreams(ctx, rc.src, refs)
+		ups := s.upstreams(ctx, rc.src, life.Upstream(rc.rules.Pins))
 		st, err := s.updateDashboard(ctx, log, rc, func(st *dashboard.State) {
 			for r, u := range ups {
 				st.SetUpstream(r, u)

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
-	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/server"
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
@@ -43,7 +43,7 @@ func lifeHarness(t *testing.T, sim *githubtest.Server, clk *clock, tune ...func(
 		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(),
 		WebhookSecret: []byte(sim.WebhookSecret()), GitHubURL: sim.URL(), Workers: 4, Now: clk.Now,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
-		Tune: func(tr *pull.Transport) {
+		Tune: func(tr *ghclient.Transport) {
 			tr.Backoff = time.Millisecond
 			tr.WriteInterval = -1
 		},

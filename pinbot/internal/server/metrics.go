@@ -1,6 +1,7 @@
 package server
 
 import (
+	"maps"
 	"net/http"
 	"slices"
 
@@ -26,8 +27,10 @@ type metrics struct {
 	handler    http.Handler
 }
 
-// handledEvents are the event label values; anything else counts as "other".
-var handledEvents = []string{"pull_request", "check_run", "check_suite", "issue_comment", "installation", "installation_repositories", "ping", "other"}
+// handledEvents are the event label values: the router's events, ping
+// (which the App receives when its webhook is set), and "other" for
+// anything else.
+var handledEvents = append(slices.Sorted(maps.Keys(routes)), "ping", "other")
 
 var outcomes = []string{"queued", "duplicate", "ignored", "unauthorized", "too_large", "bad_request", "overloaded"}
 

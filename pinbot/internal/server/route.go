@@ -120,43 +120,18 @@ type checkPayload struct {
 	} `json:"pull_requests"`
 }
 
-// job is one pull request to evaluate for a delivery.
-type job struct {
-	installation int64
-	owner, repo  string
-	number       int
-	// head is the commit the event is about ("" for a recheck).
-	head string
-	// pr is the pull request from the payload, when it carries one.
-	pr *source.PullRequest
-	// newHead marks opened and synchronize: the head's check suites do not
-	// exist yet.
-	newHead bool
-	// recheckBy is the user asking for /pinbot recheck, whose permission
-	// the worker reads first.
-	recheckBy string
-	// commit lists the open pull requests of head first (a fork's, left out
-	// of check payloads).
-	commit bool
-	// fresh marks a pull request pinbot itself reopened to lift a pin: its
-	// verification runs anew, so earlier check runs do not count yet.
-	fresh bool
-	// life is a pin life-cycle job on the dashboard issue (lifeVerify,
-	// lifeEdited), with the user behind it.
-	life          string
-	ref           string // the default branch, for lifeSync
-	commandBy     string
-	commentID     int64
-	verifyPackage string
-	previousBody  string
+// routes are the events pinbot handles, each with the function that makes
+// its jobs (nil: logged only). The metrics' event labels are these.
+var routes = map[string]func(*Server, *event) ([]job, string){
+	"pull_request":              (*Server).pullRequestJobs,
+	"check_run":                 (*Server).checkRunJobs,
+	"check_suite":               (*Server).checkSuiteJobs,
+	"issue_comment":             (*Server).commentJobs,
+	"issues":                    (*Server).editedJobs,
+	"push":                      (*Server).pushJobs,
+	"installation":              nil,
+	"installation_repositories": nil,
 }
-
-// Life-cycle jobs.
-const (
-	lifeVerify = "verify"
-	lifeEdited = "edited"
-	lifeSync   = "sync"
-)
 
 // work is what accept hands the worker.
 type work struct {
@@ -166,40 +141,22 @@ type work struct {
 
 // accept decodes a verified delivery once and routes it: a delivery with no
 // job costs nothing more (no GitHub call, no queue slot).
-func (s *Server) accept(d *webhook.Delivery) (bool, string) {
-	switch d.Event {
-	case "pull_request", "check_run", "check_suite", "issue_comment", "issues", "push", "installation", "installation_repositories":
-	default:
+func (s *Server) accept(d *webhook.Delivery[*work]) (bool, string) {
+	route, ok := routes[d.Event]
+	if !ok {
 		return false, "event not handled"
 	}
 	var ev event
 	if err := json.Unmarshal(d.Body, &ev); err != nil {
 		return false, "payload is not JSON"
 	}
-	var jobs []job
-	var reason string
-	switch d.Event {
-	case "installation", "installation_repositories":
+	if route == nil {
 		s.log.Info("installation event", "delivery", d.ID, "event", d.Event, "action", ev.Action, "installation", ev.Installation.ID)
 		return false, "logged"
-	case "pull_request":
-		jobs, reason = s.pullRequestJobs(&ev)
-	case "check_run":
-		jobs, reason = s.checkRunJobs(&ev)
-	case "check_suite":
-		jobs, reason = s.checkSuiteJobs(&ev)
-	case "issue_comment":
-		jobs, reason = s.recheckJobs(&ev)
-		if len(jobs) == 0 {
-			jobs, reason = s.verifyJobs(&ev)
-		}
-	case "issues":
-		jobs, reason = s.editedJobs(&ev)
-	case "push":
-		jobs, reason = s.pushJobs(&ev)
 	}
+	jobs, reason := route(s, &ev)
 	if ev.Installation.ID != 0 && ev.Repository.Name != "" {
-		s.mem.sawRepo(ev.Repository.Owner.Login, ev.Repository.Name, ev.Installation.ID)
+		s.hints.sawRepo(ev.Repository.Owner.Login, ev.Repository.Name, ev.Installation.ID)
 	}
 	if len(jobs) == 0 {
 		return false, reason
@@ -208,8 +165,13 @@ func (s *Server) accept(d *webhook.Delivery) (bool, string) {
 	return true, ""
 }
 
-func (s *Server) newJob(ev *event, number int, head string) job {
-	return job{installation: ev.Installation.ID, owner: ev.Repository.Owner.Login, repo: ev.Repository.Name, number: number, head: head}
+// repoOf is the repository a delivery is about.
+func repoOf(ev *event) repoRef {
+	return repoRef{installation: ev.Installation.ID, owner: ev.Repository.Owner.Login, repo: ev.Repository.Name}
+}
+
+func prJobOf(ev *event, number int, head string) prJob {
+	return prJob{repoRef: repoOf(ev), number: number, head: head}
 }
 
 // pullRequestJobs: opened, reopened, synchronize and an edit of the title,
@@ -227,16 +189,16 @@ func (s *Server) pullRequestJobs(ev *event) ([]job, string) {
 			return nil, "edit that cannot change a verdict"
 		}
 	case "closed":
-		s.mem.closed(key, p.Head.SHA)
+		s.hints.closed(key, p.Head.SHA)
 		return nil, "closed"
 	default:
 		return nil, "action not handled"
 	}
-	j := s.newJob(ev, p.Number, p.Head.SHA)
+	j := prJobOf(ev, p.Number, p.Head.SHA)
 	j.pr = p.pullRequest()
 	j.newHead = ev.Action == "opened" || ev.Action == "synchronize"
 	j.fresh = ev.Action == "reopened" && ev.Sender.Login == s.botLogin()
-	s.mem.sawPR(key, *j.pr)
+	s.hints.sawPR(key, *j.pr)
 	return []job{j}, ""
 }
 
@@ -258,7 +220,7 @@ func (s *Server) checkRunJobs(ev *event) ([]job, string) {
 	if c == nil {
 		return nil, "no check run in the payload"
 	}
-	s.mem.sawChecks(c.HeadSHA)
+	s.hints.sawChecks(c.HeadSHA)
 	if c.App.ID == s.cfg.AppID {
 		if ev.Action == "rerequested" {
 			return s.checkJobs(ev, c, true), "no open pull request"
@@ -268,7 +230,7 @@ func (s *Server) checkRunJobs(ev *event) ([]job, string) {
 	if ev.Action != "completed" {
 		return nil, "action not handled"
 	}
-	if names, known := s.mem.checkNames(ev.Repository.FullName); known && !slices.Contains(names, c.Name) {
+	if names, known := s.hints.checkNames(ev.Repository.FullName); known && !slices.Contains(names, c.Name) {
 		return nil, "not a verification check"
 	}
 	return s.checkJobs(ev, c, false), "no open pull request"
@@ -283,7 +245,7 @@ func (s *Server) checkSuiteJobs(ev *event) ([]job, string) {
 	if c == nil {
 		return nil, "no check suite in the payload"
 	}
-	s.mem.sawChecks(c.HeadSHA)
+	s.hints.sawChecks(c.HeadSHA)
 	if c.App.ID == s.cfg.AppID {
 		if ev.Action == "rerequested" {
 			return s.checkJobs(ev, c, true), "no open pull request"
@@ -295,7 +257,7 @@ func (s *Server) checkSuiteJobs(ev *event) ([]job, string) {
 	}
 	var jobs []job
 	for _, j := range s.checkJobs(ev, c, false) {
-		if v := s.mem.verdict(prKey(ev.Repository.FullName, j.number), c.HeadSHA); v != "" && v != "pending" && v != "error" {
+		if v := s.hints.verdict(prKey(ev.Repository.FullName, j.subject()), c.HeadSHA); v != "" && v != "pending" && v != "error" {
 			continue // decided at this head; a suite completing cannot change it
 		}
 		jobs = append(jobs, j)
@@ -312,22 +274,28 @@ func (s *Server) checkJobs(ev *event, c *checkPayload, rerun bool) []job {
 		if pr.Head.SHA != c.HeadSHA {
 			continue
 		}
-		if !rerun && s.mem.isClosed(prKey(ev.Repository.FullName, pr.Number), c.HeadSHA) {
+		if !rerun && s.hints.isClosed(prKey(ev.Repository.FullName, pr.Number), c.HeadSHA) {
 			continue
 		}
-		jobs = append(jobs, s.newJob(ev, pr.Number, c.HeadSHA))
+		jobs = append(jobs, prJobOf(ev, pr.Number, c.HeadSHA))
 	}
 	if len(c.PullRequests) == 0 && c.HeadSHA != "" {
-		for _, n := range s.mem.openAt(ev.Repository.FullName, c.HeadSHA) {
-			jobs = append(jobs, s.newJob(ev, n, c.HeadSHA))
+		for _, n := range s.hints.openAt(ev.Repository.FullName, c.HeadSHA) {
+			jobs = append(jobs, prJobOf(ev, n, c.HeadSHA))
 		}
 		if len(jobs) == 0 && rerun {
-			j := s.newJob(ev, 0, c.HeadSHA)
-			j.commit = true
-			jobs = append(jobs, j)
+			jobs = append(jobs, commitJob{repoRef: repoOf(ev), head: c.HeadSHA})
 		}
 	}
 	return jobs
+}
+
+// commentJobs: a recheck on a pull request or a command on the dashboard.
+func (s *Server) commentJobs(ev *event) ([]job, string) {
+	if jobs, reason := s.recheckJobs(ev); len(jobs) > 0 {
+		return jobs, reason
+	}
+	return s.verifyJobs(ev)
 }
 
 // recheckJobs: "/pinbot recheck" from a person (whose permission the worker
@@ -339,9 +307,7 @@ func (s *Server) recheckJobs(ev *event) ([]job, string) {
 	if ev.Sender.Type == "Bot" {
 		return nil, "recheck from a bot"
 	}
-	j := s.newJob(ev, ev.Issue.Number, "")
-	j.recheckBy = ev.Sender.Login
-	return []job{j}, ""
+	return []job{recheckJob{repoRef: repoOf(ev), number: ev.Issue.Number, by: ev.Sender.Login}}, ""
 }
 
 func isRecheck(body string) bool {
@@ -365,9 +331,7 @@ func (s *Server) verifyJobs(ev *event) ([]job, string) {
 	if ev.Sender.Type == "Bot" {
 		return nil, "command from a bot"
 	}
-	j := s.newJob(ev, ev.Issue.Number, "")
-	j.life, j.commandBy, j.verifyPackage, j.commentID = lifeVerify, ev.Sender.Login, f[2], ev.Comment.ID
-	return []job{j}, ""
+	return []job{verifyJob{repoRef: repoOf(ev), number: ev.Issue.Number, by: ev.Sender.Login, pkg: f[2], commentID: ev.Comment.ID}}, ""
 }
 
 // editedJobs: someone other than pinbot edited the dashboard's body.
@@ -385,9 +349,7 @@ func (s *Server) editedJobs(ev *event) ([]job, string) {
 	if !ok || json.Unmarshal(raw, &from) != nil {
 		return nil, "the body did not change"
 	}
-	j := s.newJob(ev, ev.Issue.Number, "")
-	j.life, j.commandBy, j.previousBody = lifeEdited, ev.Sender.Login, from.From
-	return []job{j}, ""
+	return []job{editedJob{repoRef: repoOf(ev), number: ev.Issue.Number, by: ev.Sender.Login, previousBody: from.From}}, ""
 }
 
 func (s *Server) isDashboard(ev *event) bool {
@@ -415,7 +377,5 @@ func (s *Server) pushJobs(ev *event) ([]job, string) {
 	if !syncTouched(files) {
 		return nil, "no ADR or configuration changed"
 	}
-	j := s.newJob(ev, 0, ev.After)
-	j.life, j.ref = lifeSync, ev.Repository.DefaultBranch
-	return []job{j}, ""
+	return []job{syncJob{repoRef: repoOf(ev), ref: ev.Repository.DefaultBranch, head: ev.After}}, ""
 }

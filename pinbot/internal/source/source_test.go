@@ -15,8 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
-	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 	"github.com/kubetenant/kubetenant/pinbot/test/ecotest"
@@ -48,9 +48,9 @@ func (c *counter) take() []string {
 // client (go-github over ghinstallation) counting its requests in n.
 func githubSource(t *testing.T, sim *githubtest.Server, repo *githubtest.Repo, n *counter) *source.GitHub {
 	t.Helper()
-	clients, err := pull.NewClients(pull.Config{
+	clients, err := ghclient.NewClients(ghclient.Config{
 		BaseURL: sim.URL(), AppID: sim.App().ID, PrivateKey: sim.PrivateKeyPEM(), Base: n,
-		Tune: func(tr *pull.Transport) { tr.Backoff = time.Millisecond },
+		Tune: func(tr *ghclient.Transport) { tr.Backoff = time.Millisecond },
 	})
 	if err != nil {
 		t.Fatal(err)

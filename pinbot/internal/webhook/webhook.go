@@ -20,14 +20,15 @@ import (
 // MaxBody is the largest payload GitHub sends (25 MB); larger bodies get 413.
 const MaxBody = 25 << 20
 
-// Delivery is one authenticated webhook delivery.
-type Delivery struct {
+// Delivery is one authenticated webhook delivery; W is what the receiver
+// makes of it for its workers.
+type Delivery[W any] struct {
 	ID    string // X-GitHub-Delivery
 	Event string // X-GitHub-Event
 	Body  []byte
 	// Work is what Accept made of the delivery (its decoded payload and
-	// targets), carried to the worker so that nothing is decoded twice.
-	Work any
+	// jobs), carried to the worker so that nothing is decoded twice.
+	Work W
 }
 
 // Outcome is what the intake did with a request; it is a bounded metric label.
@@ -45,15 +46,15 @@ const (
 )
 
 // Handler receives deliveries.
-type Handler struct {
+type Handler[W any] struct {
 	// Secret is the webhook secret; it must not be empty.
 	Secret []byte
 	// Accept decides whether a verified delivery is worth queueing (the
 	// event is handled, the check run is not pinbot's own); reason is logged.
 	// It may set d.Work for the worker.
-	Accept func(d *Delivery) (ok bool, reason string)
+	Accept func(d *Delivery[W]) (ok bool, reason string)
 	// Queue runs accepted deliveries.
-	Queue *Queue
+	Queue *Queue[W]
 	// Observe, when set, is told every request's event and outcome.
 	Observe func(event string, o Outcome)
 
@@ -61,7 +62,7 @@ type Handler struct {
 }
 
 // ServeHTTP implements http.Handler.
-func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+func (h *Handler[W]) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	event := r.Header.Get("X-GitHub-Event")
 	o, msg := h.serve(w, r, event)
 	if h.Observe != nil {
@@ -75,7 +76,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	fmt.Fprintln(w, msg)
 }
 
-func (h *Handler) serve(w http.ResponseWriter, r *http.Request, event string) (Outcome, string) {
+func (h *Handler[W]) serve(w http.ResponseWriter, r *http.Request, event string) (Outcome, string) {
 	if r.Method != http.MethodPost {
 		return BadRequest, "POST only"
 	}
@@ -103,7 +104,7 @@ func (h *Handler) serve(w http.ResponseWriter, r *http.Request, event string) (O
 	if !Verify(h.Secret, body, sig) {
 		return Unauthorized, "signature does not match"
 	}
-	d := Delivery{ID: r.Header.Get("X-GitHub-Delivery"), Event: event, Body: body}
+	d := Delivery[W]{ID: r.Header.Get("X-GitHub-Delivery"), Event: event, Body: body}
 	if d.ID == "" || d.Event == "" {
 		return BadRequest, "missing X-GitHub-Delivery or X-GitHub-Event"
 	}
@@ -183,9 +184,9 @@ func (s *recent) remove(id string) {
 }
 
 // Queue is a bounded queue drained by a fixed number of workers.
-type Queue struct {
-	ch      chan Delivery
-	process func(context.Context, Delivery)
+type Queue[W any] struct {
+	ch      chan Delivery[W]
+	process func(context.Context, Delivery[W])
 	wg      sync.WaitGroup
 	mu      sync.Mutex
 	busy    int
@@ -195,8 +196,8 @@ type Queue struct {
 
 // NewQueue starts workers goroutines calling process for each delivery,
 // holding at most size waiting deliveries. Stop them with Close.
-func NewQueue(ctx context.Context, workers, size int, process func(context.Context, Delivery)) *Queue {
-	q := &Queue{ch: make(chan Delivery, size), process: process}
+func NewQueue[W any](ctx context.Context, workers, size int, process func(context.Context, Delivery[W])) *Queue[W] {
+	q := &Queue[W]{ch: make(chan Delivery[W], size), process: process}
 	q.idle = sync.NewCond(&q.mu)
 	for i := 0; i < workers; i++ {
 		q.wg.Add(1)
@@ -215,7 +216,7 @@ func NewQueue(ctx context.Context, workers, size int, process func(context.Conte
 }
 
 // Offer queues d without blocking and reports whether there was room.
-func (q *Queue) Offer(d Delivery) bool {
+func (q *Queue[W]) Offer(d Delivery[W]) bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.closed {
@@ -231,14 +232,14 @@ func (q *Queue) Offer(d Delivery) bool {
 }
 
 // Depth is the number of deliveries queued or being processed.
-func (q *Queue) Depth() int {
+func (q *Queue[W]) Depth() int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.busy
 }
 
 // Wait blocks until no delivery is queued or being processed.
-func (q *Queue) Wait() {
+func (q *Queue[W]) Wait() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for q.busy > 0 {
@@ -248,7 +249,7 @@ func (q *Queue) Wait() {
 
 // Close stops accepting deliveries and waits for the workers to finish
 // those already queued.
-func (q *Queue) Close() {
+func (q *Queue[W]) Close() {
 	q.mu.Lock()
 	if !q.closed {
 		q.closed = true

@@ -64,7 +64,7 @@ func FuzzVerify(f *testing.F) {
 // intake runs a Handler whose single worker blocks until release is closed.
 type intake struct {
 	srv     *httptest.Server
-	q       *webhook.Queue
+	q       *webhook.Queue[string]
 	release chan struct{}
 	started chan string
 	mu      sync.Mutex
@@ -75,19 +75,23 @@ type intake struct {
 func newIntake(t *testing.T, workers, size int) *intake {
 	t.Helper()
 	in := &intake{release: make(chan struct{}), started: make(chan string, 16)}
-	in.q = webhook.NewQueue(context.Background(), workers, size, func(_ context.Context, d webhook.Delivery) {
+	in.q = webhook.NewQueue(context.Background(), workers, size, func(_ context.Context, d webhook.Delivery[string]) {
 		in.started <- d.ID
 		<-in.release
 		in.mu.Lock()
+		if d.Work != "work of "+d.ID {
+			d.ID = "no work: " + d.ID // Accept's work did not reach the worker
+		}
 		in.got = append(in.got, d.ID)
 		in.mu.Unlock()
 	})
-	h := &webhook.Handler{
+	h := &webhook.Handler[string]{
 		Secret: []byte("s3cret"), Queue: in.q,
-		Accept: func(d *webhook.Delivery) (bool, string) {
+		Accept: func(d *webhook.Delivery[string]) (bool, string) {
 			if d.Event == "push" {
 				return false, "event not handled"
 			}
+			d.Work = "work of " + d.ID
 			return true, ""
 		},
 		Observe: func(event string, o webhook.Outcome) {

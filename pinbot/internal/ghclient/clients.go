@@ -1,8 +1,8 @@
-// Package pull builds pinbot's installation clients: go-github over
+// Package ghclient builds pinbot's installation clients: go-github over
 // ghinstallation over Transport, which caches conditional answers, follows
 // GitHub's rate-limit manners, and serialises and paces writes (ADR 0225).
 // What pinbot reads through them is the source package's business.
-package pull
+package ghclient
 
 import (
 	"fmt"

@@ -11,19 +11,19 @@ import (
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
 
-// memory is what this replica remembers between deliveries, so that
-// events which cannot change a verdict cost no call (ADR 0223). It is a
-// hint, bounded in entries: anything it does not know is read from GitHub,
+// hints are this replica's cache of what it last saw of pull requests,
+// checks and repositories, so that events which cannot change a verdict
+// cost no call (ADR 0223). Bounded in entries: anything it does not know is read from GitHub,
 // and nothing it holds can let a pinned upgrade through (a verdict is always
 // decided on fresh reads of the checks).
-type memory struct {
+type hints struct {
 	mu     sync.Mutex
 	prs    *lru.Cache[string, *prState]
 	repos  *lru.Cache[string, []string] // verification check names
 	checks *lru.Cache[string, bool]     // head SHAs with check activity
 	// installed are the repositories deliveries came from, by full name
 	// (a few bytes each; an installation's repositories are bounded).
-	installed map[string]job
+	installed map[string]repoRef
 	// looked are the installations' repositories discovery has looked at
 	// for a dashboard (one list each per replica).
 	looked map[string]bool
@@ -38,8 +38,8 @@ type prState struct {
 	known report.Known
 }
 
-func newMemory(entries int) *memory {
-	return &memory{
+func newHints(entries int) *hints {
+	return &hints{
 		prs:    lru.New[string, *prState](int64(entries)),
 		repos:  lru.New[string, []string](int64(entries)),
 		checks: lru.New[string, bool](int64(entries)),
@@ -50,7 +50,7 @@ func prKey(repo string, number int) string { return fmt.Sprintf("%s#%d", repo, n
 
 // sawPR records a pull request from a payload or a read. A new head
 // forgets what was known of the old one.
-func (m *memory) sawPR(key string, pr source.PullRequest) {
+func (m *hints) sawPR(key string, pr source.PullRequest) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st, ok := m.prs.Get(key)
@@ -64,7 +64,7 @@ func (m *memory) sawPR(key string, pr source.PullRequest) {
 }
 
 // pr returns the pull request as last seen at head.
-func (m *memory) pr(key, head string) (*prState, bool) {
+func (m *hints) pr(key, head string) (*prState, bool) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st, ok := m.prs.Get(key)
@@ -76,13 +76,13 @@ func (m *memory) pr(key, head string) (*prState, bool) {
 }
 
 // decided records a verdict and what pinbot wrote at the head.
-func (m *memory) decided(key string, pr source.PullRequest, verdict string, known report.Known) {
+func (m *hints) decided(key string, pr source.PullRequest, verdict string, known report.Known) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	m.prs.Put(key, &prState{pr: pr, verdict: verdict, known: known}, 1)
 }
 
-func (m *memory) closed(key, head string) {
+func (m *hints) closed(key, head string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st, ok := m.prs.Get(key)
@@ -94,12 +94,12 @@ func (m *memory) closed(key, head string) {
 	m.prs.Put(key, &cp, 1)
 }
 
-func (m *memory) isClosed(key, head string) bool {
+func (m *hints) isClosed(key, head string) bool {
 	st, ok := m.pr(key, head)
 	return ok && st.pr.State == "closed"
 }
 
-func (m *memory) verdict(key, head string) string {
+func (m *hints) verdict(key, head string) string {
 	st, ok := m.pr(key, head)
 	if !ok {
 		return ""
@@ -111,7 +111,7 @@ func (m *memory) verdict(key, head string) string {
 }
 
 // openAt lists the open pull requests remembered at a head commit.
-func (m *memory) openAt(repo, head string) []int {
+func (m *hints) openAt(repo, head string) []int {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	var out []int
@@ -125,41 +125,41 @@ func (m *memory) openAt(repo, head string) []int {
 
 // prKeys is every remembered pull request of repo (memory is small: a
 // scan is cheaper than a second index).
-func (m *memory) prKeys(repo string) []string {
+func (m *hints) prKeys(repo string) []string {
 	return m.prs.Keys(func(k string) bool { return len(k) > len(repo) && k[:len(repo)] == repo && k[len(repo)] == '#' })
 }
 
-func (m *memory) learnChecks(repo string, names []string) {
+func (m *hints) learnChecks(repo string, names []string) {
 	m.repos.Put(repo, slices.Clone(names), 1)
 }
 
-func (m *memory) checkNames(repo string) ([]string, bool) { return m.repos.Get(repo) }
+func (m *hints) checkNames(repo string) ([]string, bool) { return m.repos.Get(repo) }
 
-func (m *memory) sawChecks(head string) {
+func (m *hints) sawChecks(head string) {
 	if head != "" {
 		m.checks.Put(head, true, 1)
 	}
 }
 
-func (m *memory) checksSeen(head string) bool {
+func (m *hints) checksSeen(head string) bool {
 	_, ok := m.checks.Get(head)
 	return ok
 }
 
 // sawRepo remembers a repository and its installation, for the hourly
 // upstream check.
-func (m *memory) sawRepo(owner, repo string, installation int64) {
+func (m *hints) sawRepo(owner, repo string, installation int64) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.installed == nil {
-		m.installed = map[string]job{}
+		m.installed = map[string]repoRef{}
 	}
-	m.installed[owner+"/"+repo] = job{installation: installation, owner: owner, repo: repo}
+	m.installed[owner+"/"+repo] = repoRef{installation: installation, owner: owner, repo: repo}
 }
 
 // lookedAt reports whether a repository is known (a delivery came from
 // it, or discovery looked for its dashboard), and marks it looked at.
-func (m *memory) lookedAt(fullName string) bool {
+func (m *hints) lookedAt(fullName string) bool {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if _, ok := m.installed[fullName]; ok || m.looked[fullName] {
@@ -173,20 +173,20 @@ func (m *memory) lookedAt(fullName string) bool {
 }
 
 // forget undoes lookedAt, for a repository whose look failed.
-func (m *memory) forget(fullName string) {
+func (m *hints) forget(fullName string) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	delete(m.looked, fullName)
 }
 
 // dashboards lists the repositories seen, sorted.
-func (m *memory) dashboards() []job {
+func (m *hints) dashboards() []repoRef {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	var out []job
+	var out []repoRef
 	for _, j := range m.installed {
 		out = append(out, j)
 	}
-	slices.SortFunc(out, func(a, b job) int { return strings.Compare(a.owner+"/"+a.repo, b.owner+"/"+b.repo) })
+	slices.SortFunc(out, func(a, b repoRef) int { return strings.Compare(a.owner+"/"+a.repo, b.owner+"/"+b.repo) })
 	return out
 }

@@ -1,4 +1,4 @@
-package pull_test
+package ghclient_test
 
 import (
 	"context"
@@ -12,23 +12,23 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/pull"
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
 func setup(t *testing.T, maxWait time.Duration) (*githubtest.Server, *github.Client, int) {
 	t.Helper()
-	return setupTuned(t, func(tr *pull.Transport) { tr.Backoff = time.Millisecond; tr.MaxWait = maxWait })
+	return setupTuned(t, func(tr *ghclient.Transport) { tr.Backoff = time.Millisecond; tr.MaxWait = maxWait })
 }
 
-func setupTuned(t *testing.T, tune func(*pull.Transport)) (*githubtest.Server, *github.Client, int) {
+func setupTuned(t *testing.T, tune func(*ghclient.Transport)) (*githubtest.Server, *github.Client, int) {
 	t.Helper()
 	sim := githubtest.New(t, githubtest.Options{})
 	r := sim.CreateRepo("acme", "op", false)
 	r.Commit("main", "", map[string]string{"requirements.txt": "kopf==1.40.1\n"}, "init", githubtest.Author{})
 	r.Commit("bump", "main", map[string]string{"requirements.txt": "kopf==1.42.0\n"}, "bump", githubtest.Dependabot)
 	n, _ := r.OpenPR(githubtest.PROptions{Head: "bump", User: githubtest.DependabotUser})
-	cs, err := pull.NewClients(pull.Config{BaseURL: sim.EnterpriseURL(), AppID: sim.App().ID, PrivateKey: sim.PrivateKeyPEM(),
+	cs, err := ghclient.NewClients(ghclient.Config{BaseURL: sim.EnterpriseURL(), AppID: sim.App().ID, PrivateKey: sim.PrivateKeyPEM(),
 		Tune: tune})
 	if err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ func TestRetries(t *testing.T) {
 		sim, gh, n := setup(t, 500*time.Millisecond)
 		sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, Exhausted: true, ResetIn: time.Hour})
 		_, _, err := gh.PullRequests.Get(ctx, "acme", "op", n)
-		var rl *pull.RateLimitError
+		var rl *ghclient.RateLimitError
 		if !errors.As(err, &rl) || rl.Secondary || time.Until(rl.Until) < 59*time.Minute {
 			t.Fatalf("err = %v, want the primary rate limit error with the reset", err)
 		}
@@ -123,7 +123,7 @@ func TestRetries(t *testing.T) {
 		sim, gh, n := setup(t, 500*time.Millisecond)
 		sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, RetryAfter: 3600})
 		_, _, err := gh.PullRequests.Get(ctx, "acme", "op", n)
-		var rl *pull.RateLimitError
+		var rl *ghclient.RateLimitError
 		if !errors.As(err, &rl) || !rl.Secondary {
 			t.Fatalf("err = %v, want the secondary rate limit error", err)
 		}
@@ -131,10 +131,10 @@ func TestRetries(t *testing.T) {
 }
 
 func TestNewClientsRejectsBadConfig(t *testing.T) {
-	if _, err := pull.NewClients(pull.Config{BaseURL: "ftp://x", AppID: 1, PrivateKey: []byte("x")}); err == nil {
+	if _, err := ghclient.NewClients(ghclient.Config{BaseURL: "ftp://x", AppID: 1, PrivateKey: []byte("x")}); err == nil {
 		t.Error("ftp URL accepted")
 	}
-	if _, err := pull.NewClients(pull.Config{BaseURL: "https://api.github.com/", AppID: 1, PrivateKey: []byte("not a key")}); err == nil {
+	if _, err := ghclient.NewClients(ghclient.Config{BaseURL: "https://api.github.com/", AppID: 1, PrivateKey: []byte("not a key")}); err == nil {
 		t.Error("garbage key accepted")
 	}
 }
@@ -158,7 +158,7 @@ func TestUserAgentOnEveryRequest(t *testing.T) {
 	r.Commit("main", "", map[string]string{"requirements.txt": "kopf==1.40.1\n"}, "init", githubtest.Author{})
 	rec := &uaRecorder{}
 	const ua = "pinbot/v1.2.3 (+https://github.com/kubetenant/kubetenant)"
-	cs, err := pull.NewClients(pull.Config{BaseURL: sim.EnterpriseURL(), AppID: sim.App().ID, PrivateKey: sim.PrivateKeyPEM(),
+	cs, err := ghclient.NewClients(ghclient.Config{BaseURL: sim.EnterpriseURL(), AppID: sim.App().ID, PrivateKey: sim.PrivateKeyPEM(),
 		Base: rec, UserAgent: ua})
 	if err != nil {
 		t.Fatal(err)
@@ -207,7 +207,7 @@ func (c *clock) Sleep(_ context.Context, d time.Duration) error {
 // an injected clock, so the test does not sleep.
 func TestSecondaryLimitWithoutRetryAfter(t *testing.T) {
 	clk := &clock{now: time.Now()}
-	sim, gh, n := setupTuned(t, func(tr *pull.Transport) { tr.Sleep, tr.Now, tr.Backoff = clk.Sleep, clk.Now, time.Millisecond })
+	sim, gh, n := setupTuned(t, func(tr *ghclient.Transport) { tr.Sleep, tr.Now, tr.Backoff = clk.Sleep, clk.Now, time.Millisecond })
 	f := sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, Secondary: true, Times: 1})
 	if _, _, err := gh.PullRequests.Get(context.Background(), "acme", "op", n); err != nil {
 		t.Fatalf("after the wait: %v", err)
@@ -221,7 +221,7 @@ func TestSecondaryLimitWithoutRetryAfter(t *testing.T) {
 // limit message is a refusal, not a limit.
 func TestPermission403IsNotRetried(t *testing.T) {
 	clk := &clock{now: time.Now()}
-	sim, gh, n := setupTuned(t, func(tr *pull.Transport) { tr.Sleep, tr.Now = clk.Sleep, clk.Now })
+	sim, gh, n := setupTuned(t, func(tr *ghclient.Transport) { tr.Sleep, tr.Now = clk.Sleep, clk.Now })
 	f := sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, Times: 1})
 	if _, _, err := gh.PullRequests.Get(context.Background(), "acme", "op", n); err == nil {
 		t.Fatal("a 403 refusal succeeded")
@@ -235,12 +235,12 @@ func TestPermission403IsNotRetried(t *testing.T) {
 // deadline (the evaluation budget) fails at once, saying until when.
 func TestWaitPastDeadlineGivesUp(t *testing.T) {
 	clk := &clock{now: time.Now()}
-	sim, gh, n := setupTuned(t, func(tr *pull.Transport) { tr.Sleep, tr.Now = clk.Sleep, clk.Now })
+	sim, gh, n := setupTuned(t, func(tr *ghclient.Transport) { tr.Sleep, tr.Now = clk.Sleep, clk.Now })
 	sim.Fail(githubtest.Fault{Method: "GET", Path: "/pulls/", Status: 403, Secondary: true, Times: 1})
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_, _, err := gh.PullRequests.Get(ctx, "acme", "op", n)
-	var rl *pull.RateLimitError
+	var rl *ghclient.RateLimitError
 	if !errors.As(err, &rl) || !rl.Secondary || rl.Until.Sub(clk.Now()) < time.Minute {
 		t.Fatalf("err = %v, want a secondary rate limit error a minute ahead", err)
 	}
@@ -289,7 +289,7 @@ func (o *overlap) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestWritesSerializedAndPaced(t *testing.T) {
 	o := &overlap{}
 	const interval = 40 * time.Millisecond
-	sim, gh, n := setupTuned(t, func(tr *pull.Transport) { tr.Base, tr.WriteInterval = o, interval })
+	sim, gh, n := setupTuned(t, func(tr *ghclient.Transport) { tr.Base, tr.WriteInterval = o, interval })
 	sim.Fail(githubtest.Fault{Method: "POST", Path: "/comments", Delay: 20 * time.Millisecond})
 	var wg sync.WaitGroup
 	for i := range 8 {

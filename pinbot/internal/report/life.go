@@ -1,0 +1,114 @@
+package report
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/google/go-github/v60/github"
+)
+
+// The writes of the pin life cycle and of sync (ADR 0280): lock refs, the
+// dashboard issue, comments, reopening and closing, the sync branch, its
+// files and its pull request. Each says what it wrote to on failure.
+
+// Lock creates ref at sha. A ref that exists already (422) is another
+// replica's lock: Lock returns false and no error.
+func (r *Reporter) Lock(ctx context.Context, owner, repo, ref, sha string) (bool, error) {
+	_, resp, err := r.GH.Git.CreateRef(ctx, owner, repo, &github.Reference{Ref: github.String(ref), Object: &github.GitObject{SHA: github.String(sha)}})
+	if err != nil {
+		if resp != nil && resp.StatusCode == http.StatusUnprocessableEntity {
+			return false, nil
+		}
+		return false, fmt.Errorf("taking the lock %s: %w", ref, err)
+	}
+	return true, nil
+}
+
+// CreateIssue opens an issue and returns its number.
+func (r *Reporter) CreateIssue(ctx context.Context, owner, repo, title, body string, labels []string) (int, error) {
+	is, _, err := r.GH.Issues.Create(ctx, owner, repo, &github.IssueRequest{Title: github.String(title), Body: github.String(body), Labels: &labels})
+	if err != nil {
+		return 0, fmt.Errorf("creating issue %q in %s/%s: %w", title, owner, repo, err)
+	}
+	return is.GetNumber(), nil
+}
+
+// EditIssueBody replaces an issue's body.
+func (r *Reporter) EditIssueBody(ctx context.Context, owner, repo string, number int, body string) error {
+	if _, _, err := r.GH.Issues.Edit(ctx, owner, repo, number, &github.IssueRequest{Body: github.String(body)}); err != nil {
+		return fmt.Errorf("editing %s/%s#%d: %w", owner, repo, number, err)
+	}
+	return nil
+}
+
+// Comment adds a comment to an issue or pull request.
+func (r *Reporter) Comment(ctx context.Context, owner, repo string, number int, body string) error {
+	if _, _, err := r.GH.Issues.CreateComment(ctx, owner, repo, number, &github.IssueComment{Body: github.String(clip(body, maxText))}); err != nil {
+		return fmt.Errorf("commenting on %s/%s#%d: %w", owner, repo, number, err)
+	}
+	return nil
+}
+
+// Reopen reopens a pull request. GitHub refuses (422) to reopen one whose
+// head branch was deleted: Reopen then returns gone and no error.
+func (r *Reporter) Reopen(ctx context.Context, owner, repo string, number int) (gone bool, err error) {
+	_, resp, err := r.GH.PullRequests.Edit(ctx, owner, repo, number, &github.PullRequest{State: github.String("open")})
+	if err != nil {
+		if resp != nil && resp.StatusCode == http.StatusUnprocessableEntity {
+			return true, nil
+		}
+		return false, fmt.Errorf("reopening %s/%s#%d: %w", owner, repo, number, err)
+	}
+	return false, nil
+}
+
+// Close closes a pull request.
+func (r *Reporter) Close(ctx context.Context, owner, repo string, number int) error {
+	if _, _, err := r.GH.PullRequests.Edit(ctx, owner, repo, number, &github.PullRequest{State: github.String("closed")}); err != nil {
+		return fmt.Errorf("closing %s/%s#%d: %w", owner, repo, number, err)
+	}
+	return nil
+}
+
+// EditPull sets a pull request's title and body.
+func (r *Reporter) EditPull(ctx context.Context, owner, repo string, number int, title, body string) error {
+	if _, _, err := r.GH.PullRequests.Edit(ctx, owner, repo, number, &github.PullRequest{Title: github.String(title), Body: github.String(body)}); err != nil {
+		return fmt.Errorf("editing %s/%s#%d: %w", owner, repo, number, err)
+	}
+	return nil
+}
+
+// OpenPull opens a pull request from head into base and returns its number.
+func (r *Reporter) OpenPull(ctx context.Context, owner, repo, head, base, title, body string) (int, error) {
+	pr, _, err := r.GH.PullRequests.Create(ctx, owner, repo, &github.NewPullRequest{Title: github.String(title), Head: github.String(head), Base: github.String(base), Body: github.String(body)})
+	if err != nil {
+		return 0, fmt.Errorf("opening a pull request from %s in %s/%s: %w", head, owner, repo, err)
+	}
+	return pr.GetNumber(), nil
+}
+
+// ResetBranch points branch at sha: it moves an existing branch (forced)
+// or creates it.
+func (r *Reporter) ResetBranch(ctx context.Context, owner, repo, branch, sha string, exists bool) error {
+	ref := &github.Reference{Ref: github.String("refs/heads/" + branch), Object: &github.GitObject{SHA: github.String(sha)}}
+	if exists {
+		if _, _, err := r.GH.Git.UpdateRef(ctx, owner, repo, ref, true); err != nil {
+			return fmt.Errorf("resetting %s: %w", branch, err)
+		}
+		return nil
+	}
+	if _, _, err := r.GH.Git.CreateRef(ctx, owner, repo, ref); err != nil {
+		return fmt.Errorf("creating %s: %w", branch, err)
+	}
+	return nil
+}
+
+// WriteFile commits content to path on branch, replacing the blob sha.
+func (r *Reporter) WriteFile(ctx context.Context, owner, repo, branch, path, message string, content []byte, sha string) error {
+	opts := &github.RepositoryContentFileOptions{Message: github.String(message), Content: content, Branch: github.String(branch), SHA: github.String(sha)}
+	if _, _, err := r.GH.Repositories.UpdateFile(ctx, owner, repo, path, opts); err != nil {
+		return fmt.Errorf("writing %s on %s: %w", path, branch, err)
+	}
+	return nil
+}

@@ -1,0 +1,115 @@
+package server
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/kubetenant/kubetenant/internal/version"
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
+	"github.com/kubetenant/kubetenant/pinbot/internal/report"
+)
+
+// Config configures a Server.
+type Config struct {
+	// AppID, AppSlug ("pinbot" when empty) and PrivateKey (PEM) identify the App.
+	AppID      int64
+	AppSlug    string
+	PrivateKey []byte
+	// WebhookSecret authenticates deliveries.
+	WebhookSecret []byte
+	// GitHubURL is the REST API base every call goes to, including token
+	// requests ("https://api.github.com/" or "https://ghe.example.com/api/v3/").
+	GitHubURL string
+	// Workers process deliveries (default 4); QueueSize deliveries may wait
+	// (default 256).
+	Workers   int
+	QueueSize int
+	// DryRun decides and logs but never writes to GitHub.
+	DryRun bool
+	// Logger receives JSON logs (slog.Default when nil).
+	Logger *slog.Logger
+	// Transport is the HTTP transport to GitHub (http.DefaultTransport when
+	// nil); Tune adjusts the retrying transport of each installation.
+	Transport http.RoundTripper
+	Tune      func(*ghclient.Transport)
+	// EvalTimeout bounds one evaluation, retries and waits included
+	// (default 2 minutes); what is unread by then fails closed.
+	EvalTimeout time.Duration
+	// Decided, when set, is called after each evaluation (benchmarks).
+	Decided func(Decision)
+	// Build names this build in pinbot_build_info and the GitHub
+	// User-Agent (version.Get() when zero).
+	Build version.Info
+	// Now is the clock of the caches that expire (time.Now when nil).
+	Now func() time.Time
+	// After schedules a retry (time.AfterFunc when nil; tests run it at
+	// once).
+	After func(d time.Duration, f func())
+	// CacheBytes bounds the caches of trees, blobs, comparisons and
+	// responses (default 64 MiB).
+	CacheBytes int64
+	// UpstreamURL is the REST API base of the pins' upstream issues when
+	// they live elsewhere than GitHubURL (GitHub Enterprise Server, whose
+	// pins cite issues on github.com: "https://api.github.com/"). Empty, or
+	// equal to GitHubURL, reads them with the installation's client.
+	UpstreamURL string
+	// UpstreamToken authenticates the upstream reads (a token of the
+	// upstream server that can read public issues); empty reads them
+	// anonymously, within the anonymous rate limit (60 an hour on
+	// github.com, of which an unchanged issue's 304 costs nothing).
+	UpstreamToken string
+}
+
+// defaults refuses a Config without the App's identity and fills in the
+// defaults.
+func (c *Config) defaults() error {
+	if len(c.WebhookSecret) == 0 {
+		return errors.New("no webhook secret: set --webhook-secret-file or PINBOT_WEBHOOK_SECRET")
+	}
+	if len(c.PrivateKey) == 0 {
+		return errors.New("no App private key: set --private-key-file or PINBOT_PRIVATE_KEY_FILE")
+	}
+	if c.AppID <= 0 {
+		return errors.New("no App id: set --app-id or PINBOT_APP_ID")
+	}
+	if c.AppSlug == "" {
+		c.AppSlug = "pinbot"
+	}
+	if c.Workers <= 0 {
+		c.Workers = 4
+	}
+	if c.EvalTimeout <= 0 {
+		c.EvalTimeout = 2 * time.Minute
+	}
+	if c.QueueSize <= 0 {
+		c.QueueSize = 256
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+	if c.Build == (version.Info{}) {
+		c.Build = version.Get()
+	}
+	if c.CacheBytes <= 0 {
+		c.CacheBytes = 64 << 20
+	}
+	return nil
+}
+
+// Decision is one evaluation's outcome, for logs and benchmarks.
+type Decision struct {
+	Delivery string
+	Repo     string
+	Number   int
+	Verdict  string
+	Actions  report.Actions
+	Err      error
+	// RetryAt is set when a rate limit stopped the evaluation: it is queued
+	// again then.
+	RetryAt time.Time
+	// DecidedAt is when the verdict was reached, before the writes (which
+	// are paced, ADR 0225).
+	DecidedAt time.Time
+}

@@ -1,0 +1,125 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
+)
+
+// The reads of the pin life cycle and of sync (ADR 0280): the dashboard
+// issue, the default branch's head, the sync branch and pull request, and
+// the App's installations for discovery.
+
+// Issue is an issue as the life cycle reads it.
+type Issue struct {
+	Number int
+	Body   string
+}
+
+// Dashboard returns the repository's dashboard issue (nil when none):
+// creator's issue with the dashboard label, the oldest if there were ever
+// several.
+func (g *GitHub) Dashboard(ctx context.Context, creator string) (*Issue, error) {
+	issues, _, err := g.GH.Issues.ListByRepo(ctx, g.Owner, g.Repo, &github.IssueListByRepoOptions{
+		State: "all", Labels: []string{dashboard.Label}, Creator: creator, ListOptions: github.ListOptions{PerPage: 10}})
+	if err != nil {
+		return nil, fmt.Errorf("listing the dashboard issue: %w", err)
+	}
+	var found *Issue
+	for _, is := range issues {
+		if is.PullRequestLinks == nil && (found == nil || is.GetNumber() < found.Number) {
+			found = &Issue{Number: is.GetNumber(), Body: is.GetBody()}
+		}
+	}
+	return found, nil
+}
+
+// DefaultBranch returns the repository's default branch and its head.
+func (g *GitHub) DefaultBranch(ctx context.Context) (ref, sha string, err error) {
+	repo, _, err := g.GH.Repositories.Get(ctx, g.Owner, g.Repo)
+	if err != nil {
+		return "", "", fmt.Errorf("reading %s/%s: %w", g.Owner, g.Repo, err)
+	}
+	ref = repo.GetDefaultBranch()
+	b, _, err := g.GH.Git.GetRef(ctx, g.Owner, g.Repo, "heads/"+ref)
+	if err != nil {
+		return "", "", fmt.Errorf("reading %s of %s/%s: %w", ref, g.Owner, g.Repo, err)
+	}
+	return ref, b.GetObject().GetSHA(), nil
+}
+
+// BranchExists reports whether a branch exists.
+func (g *GitHub) BranchExists(ctx context.Context, branch string) (bool, error) {
+	_, resp, err := g.GH.Git.GetRef(ctx, g.Owner, g.Repo, "heads/"+branch)
+	switch {
+	case err == nil:
+		return true, nil
+	case resp != nil && resp.StatusCode == http.StatusNotFound:
+		return false, nil
+	}
+	return false, fmt.Errorf("reading %s: %w", branch, err)
+}
+
+// OpenPullsFrom lists the open pull requests whose head is branch of this
+// repository (number, title and body).
+func (g *GitHub) OpenPullsFrom(ctx context.Context, branch string) ([]PullRequest, error) {
+	open, _, err := g.GH.PullRequests.List(ctx, g.Owner, g.Repo, &github.PullRequestListOptions{State: "open", Head: g.Owner + ":" + branch})
+	if err != nil {
+		return nil, fmt.Errorf("listing the pull requests from %s: %w", branch, err)
+	}
+	var out []PullRequest
+	for _, pr := range open {
+		out = append(out, FromGitHub(pr))
+	}
+	return out, nil
+}
+
+// Repository is one repository of an installation.
+type Repository struct {
+	Owner, Name string
+	Archived    bool
+}
+
+// Installations lists the App's installations, through the App's own
+// client (one call per hundred).
+func Installations(ctx context.Context, app *github.Client) ([]int64, error) {
+	var out []int64
+	opts := &github.ListOptions{PerPage: 100}
+	for {
+		ins, resp, err := app.Apps.ListInstallations(ctx, opts)
+		if err != nil {
+			return out, fmt.Errorf("listing the App's installations: %w", err)
+		}
+		for _, in := range ins {
+			out = append(out, in.GetID())
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
+
+// InstallationRepositories lists the repositories an installation's
+// client can reach (one call per hundred).
+func InstallationRepositories(ctx context.Context, gh *github.Client) ([]Repository, error) {
+	var out []Repository
+	opts := &github.ListOptions{PerPage: 100}
+	for {
+		repos, resp, err := gh.Apps.ListRepos(ctx, opts)
+		if err != nil {
+			return out, fmt.Errorf("listing an installation's repositories: %w", err)
+		}
+		for _, r := range repos.Repositories {
+			out = append(out, Repository{Owner: r.GetOwner().GetLogin(), Name: r.GetName(), Archived: r.GetArchived()})
+		}
+		if resp.NextPage == 0 {
+			return out, nil
+		}
+		opts.Page = resp.NextPage
+	}
+}
