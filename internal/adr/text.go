@@ -137,8 +137,6 @@ func firstHeading(doc string) (string, int) {
 	return "", 0
 }
 
-var mdLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-
 var statusLine = regexp.MustCompile(`(?i)^\s*(?:[-*]\s*)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+?)\s*(?:\*\*|__)?\s*$`)
 
 // nygard reads plain Markdown: the title from the first heading, the status
@@ -150,18 +148,12 @@ func (p *parser) nygard(doc string) {
 		p.setTitle(t)
 	}
 	secs := sections(doc)
-	var pinsSec, decision *section
 	for i := range secs {
 		s := &secs[i]
-		switch {
-		case s.heading == "status":
+		if s.heading == "status" {
 			if st, ln := firstLine(s.body); st != "" {
 				p.rec.Status, p.statusLine = cleanStatus(st), s.line+ln
 			}
-		case s.heading == "pins" || s.heading == "pinned dependencies":
-			pinsSec = s
-		case strings.HasPrefix(s.heading, "decision") && decision == nil:
-			decision = s
 		}
 	}
 	if p.rec.Status == "" {
@@ -182,22 +174,45 @@ func (p *parser) nygard(doc string) {
 			}
 		}
 	}
+	p.bodyPins(doc, 0)
+}
+
+// bodyPins reads the pins of a Markdown body whose first line is line
+// offset+1 of the file: a "## Pins" section, else the decision section,
+// plus the explicit "constraint is:" form anywhere.
+func (p *parser) bodyPins(doc string, offset int) {
+	secs := sections(doc)
+	var pinsSec, decision *section
+	for i := range secs {
+		s := &secs[i]
+		switch {
+		case s.heading == "pins" || s.heading == "pinned dependencies":
+			pinsSec = s
+		case strings.HasPrefix(s.heading, "decision") && decision == nil:
+			decision = s
+		}
+	}
 	var pins []pin.Pin
 	var text string
 	switch {
 	case pinsSec != nil:
 		text = pinsSec.body
-		pins = p.scanText(pinsSec.body, pinsSec.line)
+		pins = p.scanText(pinsSec.body, pinsSec.line+offset)
 	case decision != nil:
 		text = decision.body
-		pins = p.scanText(decision.body, decision.line)
+		pins = p.scanText(decision.body, decision.line+offset)
 	}
 	if pinsSec != nil && len(pins) == 0 {
-		p.warn(pinsSec.line-1, "the Pins section holds no exact constraint such as pkg==1.2.3 or module@v1.2.3")
+		p.warn(pinsSec.line+offset-1, "the Pins section holds no exact constraint such as pkg==1.2.3 or module@v1.2.3")
 	}
-	pins = append(pins, p.constraintForms(doc, 1)...)
+	pins = append(pins, p.constraintForms(doc, 1+offset)...)
 	pins = p.dedupePins(pins)
-	p.warnProse(doc, 1, pins, "the Decision section (or a Pins section)")
+	pins = p.screen(pins)
+	if offset == 0 {
+		// Front-matter records are read for pins only in their decision;
+		// what pinbot rejects there is listed by pins --explain.
+		p.warnProse(doc, 1, pins, "the Decision section (or a Pins section)")
+	}
 	if len(pins) == 0 {
 		return
 	}
@@ -272,12 +287,47 @@ func firstLine(body string) (string, int) {
 	return "", 0
 }
 
-// cleanStatus strips Markdown decoration from a status line: "**Accepted**",
-// "- Superseded by [ADR-12](0012-x.md)".
-func cleanStatus(s string) string {
-	s = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s), "-*+ "))
-	s = mdLink.ReplaceAllString(s, "$1")
-	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
-	s = strings.TrimRight(strings.TrimSpace(s), ".")
-	return strings.ToLower(s)
+// Candidate is a version pinbot saw in a record and took as a pin or
+// rejected, for pins --explain (issue 22, item 4).
+type Candidate struct {
+	// Path and Line locate it.
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	// Package and Version are as written.
+	Package string `json:"package"`
+	Version string `json:"version"`
+	// Taken is true when it became a pin.
+	Taken bool `json:"taken"`
+	// Why says why it was taken or rejected, and how to write it so that
+	// it is a pin.
+	Why string `json:"why"`
+}
+
+// placeholderNames are the package names ADRs use in examples of how to
+// write a pin ("pkg==1.2.3"); they are never pins.
+var placeholderNames = map[string]bool{"pkg": true, "package": true, "foo": true, "bar": true, "baz": true, "x": true, "example": true, "some-package": true, "my-package": true, "name": true}
+
+// screen drops the pins of a body that are examples or tools installed by a
+// Makefile or script line, noting each as a rejected candidate.
+func (p *parser) screen(pins []pin.Pin) []pin.Pin {
+	out := pins[:0]
+	for _, pn := range pins {
+		line := ""
+		if l := pn.Source.Line; l >= 1 && l <= len(p.lines) {
+			line = strings.ToLower(p.lines[l-1])
+		}
+		switch {
+		case placeholderNames[strings.ToLower(pn.Package)] || pn.Version == "1.2.3":
+			p.reject(pn, "an example of how to write a pin (placeholder name or version 1.2.3)")
+		case strings.Contains(line, "makefile") || strings.Contains(line, "installs"):
+			p.reject(pn, "a tool installed by a Makefile or script line, which no manifest holds: pinbot cannot see it move (ADR 0200); to enforce it, declare it in a manifest (a go.mod tool directive, package.json devDependencies) and pin it there")
+		default:
+			out = append(out, pn)
+		}
+	}
+	return out
+}
+
+func (p *parser) reject(pn pin.Pin, why string) {
+	p.rec.Rejected = append(p.rec.Rejected, Candidate{Path: p.rec.Path, Line: pn.Source.Line, Package: pn.Package, Version: pn.Version, Why: why})
 }

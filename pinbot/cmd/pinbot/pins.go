@@ -124,7 +124,9 @@ func runPins(e env, repo, output string, doAudit bool) error {
 	} else {
 		printPins(e.stdout, out)
 	}
-	if out.Audit != nil && len(*out.Audit) > 0 {
+	if out.Audit != nil && (len(*out.Audit) > 0 || adr.InDoubt(out.Warnings)) {
+		// An unreadable record or an unknown status is a finding too
+		// (issue 22, ADR 0260): its pins are in doubt.
 		return exitError{code: codeFail}
 	}
 	return nil

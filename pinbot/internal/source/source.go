@@ -322,7 +322,7 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 	out.Rules = rules
 	in.Config, in.Pins, in.Warnings, in.Dependabot = rules.Config, rules.Pins, slices.Clone(rules.Warnings), rules.Dependabot
 	in.ReadErrors = append(in.ReadErrors, rules.Errors...)
-	if rules.Enforced == 0 && len(in.ReadErrors) == 0 {
+	if rules.Enforced == 0 && len(in.ReadErrors) == 0 && !adr.InDoubt(rules.Warnings) {
 		return out
 	}
 
