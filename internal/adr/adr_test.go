@@ -265,10 +265,10 @@ We pin kopf.
 		warnings: []string{"adr/0015-x.md:3: the Pins section holds no exact constraint"},
 	},
 	{
-		name:     "nygard approved status is enforced",
-		path:     "adr/0016-x.md",
-		data:     "# X\n\n## Status\n\n✅ _Approved_\n\n## Decision\n\nkopf==1.40.1\n",
-		want:     Record{Number: 16, Title: "X", Path: "adr/0016-x.md", Status: "approved", Enforced: true, Format: Nygard, Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Enforced: true, Source: pin.Source{Number: 16, Title: "X", Path: "adr/0016-x.md", Line: 9, Status: "approved"}}}},
+		name: "nygard approved status is enforced",
+		path: "adr/0016-x.md",
+		data: "# X\n\n## Status\n\n✅ _Approved_\n\n## Decision\n\nkopf==1.40.1\n",
+		want: Record{Number: 16, Title: "X", Path: "adr/0016-x.md", Status: "approved", Enforced: true, Format: Nygard, Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Enforced: true, Source: pin.Source{Number: 16, Title: "X", Path: "adr/0016-x.md", Line: 9, Status: "approved"}}}},
 	},
 	{
 		name:     "nygard unknown status is doubtful, not dropped",
