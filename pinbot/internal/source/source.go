@@ -134,7 +134,7 @@ type CheckRun struct {
 // with the ADRs, and cached with them by blob SHA: a warm pull request on an
 // unchanged base reads none of them. Ecosystem configuration (such as
 // .github/dependabot.yml) joins this list.
-var BaseFiles = append([]string{enforce.ConfigPath}, dependabot.Paths...)
+var BaseFiles = append([]string{enforce.ConfigPath, ".adr-dir", ".log4brains.yml"}, dependabot.Paths...)
 
 // Rules is what a base commit says: its configuration, ADRs and pins.
 type Rules struct {
@@ -152,6 +152,8 @@ type Rules struct {
 	Errors []error
 	// Enforced counts the enforced pins.
 	Enforced int
+	// Looked says where the record folders were looked for.
+	Looked []string
 }
 
 // VerificationChecks are the check names the rules make a verification of.
@@ -188,6 +190,14 @@ func LoadRules(fsys fs.FS) *Rules {
 		} else {
 			r.Config = cfg
 		}
+	}
+	if slices.Equal(r.Config.ADRPaths, adr.DefaultDirs) {
+		// No adrPaths configured: find the record folders as the ADR
+		// tools define them (issue 22, item 1).
+		d := adr.Discover(fsys)
+		r.Config.ADRPaths, r.Looked = d.Dirs, d.Looked
+	} else {
+		r.Looked = []string{enforce.ConfigPath + " adrPaths: " + strings.Join(r.Config.ADRPaths, ", ")}
 	}
 	records, warnings, err := adr.Load(fsys, r.Config.ADRPaths)
 	if err != nil {
