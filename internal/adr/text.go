@@ -206,6 +206,9 @@ func (p *parser) bodyPins(doc string, offset int) {
 		p.warn(pinsSec.line+offset-1, "the Pins section holds no exact constraint such as pkg==1.2.3 or module@v1.2.3")
 	}
 	pins = append(pins, p.constraintForms(doc, 1+offset)...)
+	for _, s := range decisionText(doc) {
+		pins = append(pins, p.phrasings(s, offset)...)
+	}
 	pins = p.dedupePins(pins)
 	pins = p.screen(pins)
 	if offset == 0 {
@@ -244,15 +247,40 @@ func (p *parser) constraintForms(text string, line int) []pin.Pin {
 	return out
 }
 
-// dedupePins drops repeated pins of the same package and version.
+// dedupePins drops repeated pins of the same package and version; a pin
+// without an ecosystem (a table row) yields to one with it (a manifest
+// snippet). Pins without an ecosystem then take the one ecosystem the
+// record's other pins share, if they share one.
 func (p *parser) dedupePins(pins []pin.Pin) []pin.Pin {
-	seen := map[string]bool{}
-	out := pins[:0]
+	type key struct{ pkg, ver string }
+	idx := map[key]int{}
+	var out []pin.Pin
+	ecos := map[pin.Ecosystem]bool{}
 	for _, pn := range pins {
-		k := string(pn.Ecosystem) + " " + pn.Package + " " + pn.Version
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, pn)
+		if pn.Ecosystem != "" {
+			ecos[pn.Ecosystem] = true
+		}
+		k := key{strings.ToLower(pn.Package), strings.TrimPrefix(pn.Version, "v")}
+		if i, ok := idx[k]; ok {
+			if out[i].Ecosystem == "" || out[i].Ecosystem == pn.Ecosystem || pn.Ecosystem == "" {
+				if out[i].Ecosystem == "" && pn.Ecosystem != "" {
+					line := out[i].Source.Line
+					out[i] = pn
+					out[i].Source.Line = line
+				}
+				continue
+			}
+		}
+		idx[k] = len(out)
+		out = append(out, pn)
+	}
+	if len(ecos) == 1 {
+		for e := range ecos {
+			for i := range out {
+				if out[i].Ecosystem == "" {
+					out[i].Ecosystem = e
+				}
+			}
 		}
 	}
 	return out

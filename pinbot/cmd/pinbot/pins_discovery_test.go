@@ -24,7 +24,7 @@ func TestPinsSaysWhereItLooked(t *testing.T) {
 	}
 
 	g.Write(map[string]string{".adr-dir": "docs/architecture/decisions\n",
-		"docs/architecture/decisions/0002-pin-kopf.md": "# 2. Pin kopf\n\nDate: 2026-01-01\n\n## Status\n\nSuperceded by [3. Keep kopf](0003-keep-kopf.md)\n\n## Decision\n\nkopf==1.40.1\n",
+		"docs/architecture/decisions/0002-pin-kopf.md":  "# 2. Pin kopf\n\nDate: 2026-01-01\n\n## Status\n\nSuperceded by [3. Keep kopf](0003-keep-kopf.md)\n\n## Decision\n\nkopf==1.40.1\n",
 		"docs/architecture/decisions/0003-keep-kopf.md": "# 3. Keep kopf\n\nDate: 2026-01-02\n\n## Status\n\nAccepted\n\nSupersedes [2. Pin kopf](0002-pin-kopf.md)\n\n## Decision\n\nkopf==1.40.2\n",
 		"docs/architecture/decisions/template.md":       "# NUMBER. TITLE\n\n## Decision\n\nx==1.0.0\n"})
 	g.Commit("records")

@@ -1,0 +1,51 @@
+package adr
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// pinsOf lists a record's enforced pins as "eco pkg version".
+func pinsOf(rec Record) []string {
+	var out []string
+	for _, p := range rec.Pins {
+		if p.Enforced {
+			out = append(out, string(p.Ecosystem)+" "+p.Package+" "+p.Version)
+		}
+	}
+	return out
+}
+
+// TestPhrasings: the forms teams write pins in, taken only in the decision
+// (issue 22, item 4). Each case is a record of our own, with its traps.
+func TestPhrasings(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"table under decision, ecosystem from the snippet", "# 1. Pin\n\n**Status**: Accepted\n\n## Decision\n\n```json\n{ \"dependencies\": { \"vue\": \"3.4.21\" } }\n```\n\n| Package | Version |\n|---|---|\n| **vue** | 3.4.21 |\n| pinia (store) | 2.1.7 |\n", []string{"npm vue 3.4.21", "npm pinia 2.1.7"}},
+		{"package.json snippet, ranges rejected", "# 2. X\n\n## Decision\n\n```json\n{\n  \"left-pad\": \"1.3.0\", // exact\n  \"lodash\": \"^4.17.21\"\n}\n```\n", []string{"npm left-pad 1.3.0"}},
+		{"cargo and gemfile snippets", "# 3. X\n\n## Decision Outcome\n\n```toml\nserde = \"=1.0.197\"\ntokio = { version = \"=1.36.0\", features = [\"full\"] }\nrand = \"0.8\"\n```\n\n```ruby\ngem \"rails\", \"7.1.3\"\ngem \"puma\", \"~> 6.4\"\n```\n", []string{"cargo serde 1.0.197", "cargo tokio 1.36.0", "bundler rails 7.1.3"}},
+		{"at-forms and pin verbs", "# 4. X\n\n## Decision\n\nWe pin `@tanstack/query` to 5.28.4 and hold zod at 3.22.4; use @angular/core@17.3.1.\n", []string{"npm @angular/core 17.3.1", "npm @tanstack/query 5.28.4", "npm zod 3.22.4"}},
+		{"versions outside the decision are never pins", "# 5. X\n\n## Context\n\n| Package | Version |\n|---|---|\n| vue | 3.4.0 |\n\nWe pin vue to 3.4.0 today.\n\n## Decision\n\nUse ranges.\n\n## Considered Options\n\n```json\n{\"vue\": \"3.4.21\"}\n```\n\n## Consequences\n\nreact@18.2.0 stays.\n", nil},
+		{"decision drivers are not the decision", "# 6. X\n\n## Decision Drivers\n\n* hold vue at 3.4.21\n\n## Decision Outcome\n\nChosen option: ranges.\n", nil},
+		{"how-to under the decision is skipped", "# 7. X\n\n## Decision\n\nKeep vue at 3.4.21.\n\n### Upgrade process\n\nhold pinia at 2.1.7 while testing\n", []string{" vue 3.4.21"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, _ := Parse("docs/adr/0001-x.md", []byte(tt.doc))
+			got := pinsOf(rec)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("pins (-want +got):\n%s\nrejected: %+v", diff, rec.Rejected)
+			}
+		})
+	}
+}
+
+func TestRangesAreExplained(t *testing.T) {
+	rec, _ := Parse("docs/adr/0002-x.md", []byte("# 2. X\n\n## Decision\n\n```json\n{\"lodash\": \"^4.17.21\"}\n```\n"))
+	if len(rec.Rejected) != 1 || rec.Rejected[0].Line != 6 || !strings.Contains(rec.Rejected[0].Why, "range") {
+		t.Errorf("rejected = %+v, want lodash at line 6 as a range", rec.Rejected)
+	}
+}
