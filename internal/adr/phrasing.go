@@ -193,3 +193,77 @@ func cellName(c string) string {
 	}
 	return c
 }
+
+var (
+	makeAssign    = regexp.MustCompile(`^\s*([A-Z][A-Z0-9_]*)\s*[:?]?=\s*(\S+)\s*$`)
+	goTool        = regexp.MustCompile(`\bgo\s+(?:run|install)\s+([a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[A-Za-z0-9._~-]+)+)@(\$[({]([A-Z][A-Z0-9_]*)[)}]|v[0-9][0-9A-Za-z.+-]*)`)
+	sourceOfTruth = regexp.MustCompile(`(?i)\bmakefile\b[^.\n]*\b(?:single\s+)?source\s+of\s+truth\b`)
+)
+
+// makefileTools reads the Go tools a record's Makefile snippets install
+// with "go run|install module/cmd/x@$(VAR)" when its decision names the
+// Makefile as the single source of truth for versions: each is a gomod pin
+// of the module at the version VAR is set to (issue 22, item 4). Variables
+// that no go run or go install line uses are rejected candidates: pinbot
+// cannot tell what they install.
+func (p *parser) makefileTools(doc string, decision string, offset int) []pin.Pin {
+	if !sourceOfTruth.MatchString(decision) {
+		return nil
+	}
+	vars := map[string]string{}
+	varLine := map[string]int{}
+	type use struct {
+		mod, ver, v string
+		line        int
+	}
+	var uses []use
+	fence, lang := "", ""
+	for i, ln := range strings.Split(doc, "\n") {
+		t := strings.TrimSpace(ln)
+		if fence == "" {
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				fence, lang = t[:3], strings.ToLower(strings.TrimSpace(strings.Trim(t, "`~")))
+			}
+			continue
+		}
+		if strings.HasPrefix(t, fence) {
+			fence = ""
+			continue
+		}
+		if lang != "makefile" && lang != "make" && lang != "mk" {
+			continue
+		}
+		if m := makeAssign.FindStringSubmatch(ln); m != nil {
+			vars[m[1]], varLine[m[1]] = m[2], i+1+offset
+		}
+		if m := goTool.FindStringSubmatch(ln); m != nil {
+			uses = append(uses, use{mod: m[1], ver: m[2], v: m[3], line: i + 1 + offset})
+		}
+	}
+	var out []pin.Pin
+	used := map[string]bool{}
+	for _, u := range uses {
+		ver := u.ver
+		if u.v != "" {
+			ver, used[u.v] = vars[u.v], true
+		}
+		mod := u.mod
+		if i := strings.Index(mod, "/cmd/"); i > 0 {
+			mod = mod[:i]
+		}
+		if !strings.HasPrefix(ver, "v") || !exactVer.MatchString(ver) {
+			continue
+		}
+		pn := pin.Pin{Ecosystem: pin.Gomod, Package: mod, Version: ver}
+		pn.Source.Line = u.line
+		out = append(out, pn)
+	}
+	for v, val := range vars {
+		if !used[v] && strings.HasSuffix(v, "_VERSION") {
+			pn := pin.Pin{Package: strings.ToLower(strings.ReplaceAll(strings.TrimSuffix(v, "_VERSION"), "_", "-")), Version: val}
+			pn.Source.Line = varLine[v]
+			p.reject(pn, "a Makefile variable no go run or go install line of the record uses: pinbot cannot tell what it installs; write the install line (go install module/cmd/x@$(VAR)) in the record, or pin the tool in a manifest")
+		}
+	}
+	return out
+}

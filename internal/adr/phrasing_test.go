@@ -32,6 +32,8 @@ func TestPhrasings(t *testing.T) {
 		{"versions outside the decision are never pins", "# 5. X\n\n## Context\n\n| Package | Version |\n|---|---|\n| vue | 3.4.0 |\n\nWe pin vue to 3.4.0 today.\n\n## Decision\n\nUse ranges.\n\n## Considered Options\n\n```json\n{\"vue\": \"3.4.21\"}\n```\n\n## Consequences\n\nreact@18.2.0 stays.\n", nil},
 		{"decision drivers are not the decision", "# 6. X\n\n## Decision Drivers\n\n* hold vue at 3.4.21\n\n## Decision Outcome\n\nChosen option: ranges.\n", nil},
 		{"how-to under the decision is skipped", "# 7. X\n\n## Decision\n\nKeep vue at 3.4.21.\n\n### Upgrade process\n\nhold pinia at 2.1.7 while testing\n", []string{" vue 3.4.21"}},
+		{"makefile as the source of truth", "# 8. Tools\n\n**Status:** Implemented\n\n## Decision\n\nThe Makefile is the single source of truth for tool versions.\n\n## Notes\n\n```makefile\nSTATICCHECK_VERSION = v0.4.7\nGOFUMPT_VERSION = v0.6.0\nlint:\n\tgo run honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION) ./...\n```\n", []string{"gomod honnef.co/go/tools v0.4.7"}},
+		{"makefile without the decision naming it", "# 9. Tools\n\n## Decision\n\nUse staticcheck.\n\n```makefile\nX_VERSION = v0.4.7\nlint:\n\tgo run honnef.co/go/tools/cmd/staticcheck@$(X_VERSION)\n```\n", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			rec, _ := Parse("docs/adr/0001-x.md", []byte(tt.doc))

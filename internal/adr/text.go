@@ -206,9 +206,12 @@ func (p *parser) bodyPins(doc string, offset int) {
 		p.warn(pinsSec.line+offset-1, "the Pins section holds no exact constraint such as pkg==1.2.3 or module@v1.2.3")
 	}
 	pins = append(pins, p.constraintForms(doc, 1+offset)...)
+	var decided []string
 	for _, s := range decisionText(doc) {
 		pins = append(pins, p.phrasings(s, offset)...)
+		decided = append(decided, s.body)
 	}
+	pins = append(pins, p.makefileTools(doc, strings.Join(decided, "\n"), offset)...)
 	pins = p.dedupePins(pins)
 	pins = p.screen(pins)
 	if offset == 0 {
