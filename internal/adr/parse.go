@@ -210,6 +210,14 @@ func (p *parser) frontMatter(fm []byte, body string) {
 	// as Nygard records do (issue 22, item 4).
 	if root == nil || root.Kind != yaml.MappingNode || !hasKey(root, "pins") {
 		p.bodyPins(body, strings.Count(string(fm), "\n")+2)
+	} else if ups := upstreamRefs(body); len(ups) > 0 {
+		// Upstream issues named in the body serve the pins whose front
+		// matter names none (issue 22, item 5).
+		for i := range p.rec.Pins {
+			if len(p.rec.Pins[i].Upstream) == 0 {
+				p.rec.Pins[i].Upstream = ups
+			}
+		}
 	}
 	if p.rec.Title == "" {
 		if t, _ := firstHeading(body); t != "" {

@@ -51,3 +51,16 @@ func TestRangesAreExplained(t *testing.T) {
 		t.Errorf("rejected = %+v, want lodash at line 6 as a range", rec.Rejected)
 	}
 }
+
+func TestUpstreamFromBody(t *testing.T) {
+	for name, doc := range map[string]string{
+		"front matter pins":    "---\nstatus: accepted\npins:\n  - kopf==1.40.1\n---\n# 3. X\n\nSee https://github.com/nolar/kopf/issues/1172 for the leak.\n",
+		"body pins, url":       "# 3. X\n\n## Decision\n\nkopf==1.40.1 until https://github.com/nolar/kopf/issues/1172 is fixed.\n",
+		"body pins, shorthand": "# 3. X\n\n## Decision\n\nkopf==1.40.1 until nolar/kopf#1172 is fixed.\n",
+	} {
+		rec, _ := Parse("adr/0003-x.md", []byte(doc))
+		if len(rec.Pins) != 1 || !cmp.Equal(rec.Pins[0].Upstream, []string{"nolar/kopf#1172"}) {
+			t.Errorf("%s: pins %+v, want kopf with upstream nolar/kopf#1172", name, rec.Pins)
+		}
+	}
+}

@@ -65,11 +65,15 @@ func (p *parser) scanText(text string, line int) []pin.Pin {
 	return out
 }
 
-// upstreamRefs returns the owner/repo#N references in text, in order.
+// issueURL matches GitHub issue and pull request URLs.
+var issueURL = regexp.MustCompile(`https://github\.com/([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+)/(?:issues|pull)/([0-9]+)`)
+
+// upstreamRefs returns the owner/repo#N references in text, and GitHub
+// issue URLs as owner/repo#N, in order (issue 22, item 5).
 func upstreamRefs(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range upstreamRef.FindAllStringSubmatch(text, -1) {
+	for _, m := range upstreamRef.FindAllStringSubmatch(issueURL.ReplaceAllString(text, " $1#$2 "), -1) {
 		if !seen[m[1]] {
 			seen[m[1]] = true
 			out = append(out, m[1])
