@@ -105,7 +105,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				for j, c := range cells {
 					c = strings.ToLower(c)
 					switch {
-					case pkgCol < 0 && regexp.MustCompile(`package|dependency|library|module|crate|gem|component|tool|name`).MatchString(c):
+					case pkgCol < 0 && regexp.MustCompile(`package|dependency|library|module|crate|gem|chart|image|component|tool|name`).MatchString(c):
 						pkgCol = j
 					case verCol < 0 && strings.Contains(c, "version"):
 						verCol = j
