@@ -1,8 +1,12 @@
 package adr
 
 import (
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -63,4 +67,51 @@ func TestUpstreamFromBody(t *testing.T) {
 			t.Errorf("%s: pins %+v, want kopf with upstream nolar/kopf#1172", name, rec.Pins)
 		}
 	}
+}
+
+// FuzzPhrasings fuzzes the decision-part readers (tables, fenced
+// snippets, pin verbs, Makefile tools) with the corpus records as seeds;
+// checkParse asserts the record invariants.
+func FuzzPhrasings(f *testing.F) {
+	files, _ := filepath.Glob("testdata/corpus/*/*.md")
+	for _, p := range files {
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+	}
+	f.Add([]byte("# 1. X\n\n## Decision\n\n| Package | Version |\n|---|\n| a |\n| | 1.0.0 |\n```json\n\"a\": \"1\n```makefile\nA_VERSION=\ngo run a.b/c@$(A_VERSION)\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		checkParse(t, "docs/adr/0001-fuzz.md", data)
+		rec, _ := Parse("docs/adr/0001-fuzz.md", data)
+		for _, c := range rec.Rejected {
+			if c.Why == "" || c.Path != "docs/adr/0001-fuzz.md" || c.Line < 0 {
+				t.Fatalf("bad rejected candidate %+v", c)
+			}
+		}
+	})
+}
+
+// FuzzDiscover: any tree of folders and .adr-dir content gives folders
+// that exist, once each, never a path outside the tree.
+func FuzzDiscover(f *testing.F) {
+	f.Add("docs/ADR/x.md", "docs/ADR\n")
+	f.Add("a/b/adrs/1.md", "../etc\n")
+	f.Add("vendor/adr/1.md", "")
+	f.Fuzz(func(t *testing.T, file, adrDir string) {
+		if !fs.ValidPath(file) || file == "." {
+			return
+		}
+		fsys := fstest.MapFS{file: {Data: []byte("# 1. X\n")}, ".adr-dir": {Data: []byte(adrDir)}}
+		d := Discover(fsys)
+		seen := map[string]bool{}
+		for _, dir := range d.Dirs {
+			if seen[dir] || !fs.ValidPath(dir) {
+				t.Fatalf("dirs %q", d.Dirs)
+			}
+			seen[dir] = true
+			if fi, err := fs.Stat(fsys, dir); err != nil || !fi.IsDir() {
+				t.Fatalf("%q is not a folder of the tree", dir)
+			}
+		}
+	})
 }
