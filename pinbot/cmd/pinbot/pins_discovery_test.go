@@ -35,3 +35,18 @@ func TestPinsSaysWhereItLooked(t *testing.T) {
 		}
 	}
 }
+
+// TestPinsExplain: --explain lists the candidates not taken, with
+// file:line and why (issue 22, item 4).
+func TestPinsExplain(t *testing.T) {
+	t.Parallel()
+	g := gitrepotest.New(t)
+	g.Write(map[string]string{"docs/adrs/ADR-001-ui.md": "# ADR-001: UI kit\n\n**Status:** ✅ Approved\n\n## Decision\n\n```json\n{\n  \"@mui/material\": \"5.15.19\",\n  \"@emotion/react\": \"^11.11.4\"\n}\n```\n"})
+	g.Commit("records")
+	stdout, _, code := runCLI(t, "pins", "--repo", g.Dir, "--explain")
+	for _, want := range []string{"record folders: docs/adrs", "@mui/material", "not taken as pins (--explain):", "docs/adrs/ADR-001-ui.md:10: @emotion/react ^11.11.4: a range"} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Errorf("exit %d, output lacks %q:\n%s", code, want, stdout)
+		}
+	}
+}
