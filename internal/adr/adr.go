@@ -51,6 +51,9 @@ type Record struct {
 	// Pins are the exact versions the record requires, each carrying the
 	// record's identity in its Source.
 	Pins []pin.Pin `json:"pins,omitempty"`
+	// Rejected are the versions the record's decision mentions that pinbot
+	// did not take as pins, with why (pins --explain).
+	Rejected []Candidate `json:"rejected,omitempty"`
 }
 
 // Source returns the identity a pin of r carries.
@@ -82,13 +85,31 @@ type Warning struct {
 	Path string `json:"path"`
 	// Line is the 1-based line the problem is on, or 0 for the whole file.
 	Line int `json:"line,omitempty"`
+	// Column is the 1-based column of the problem when the parser reports
+	// one, or 0.
+	Column int `json:"column,omitempty"`
 	// Message says what is wrong, in a sentence fragment without a trailing
 	// period.
 	Message string `json:"message"`
+	// Unreadable is true when the file could not be read as a record at all
+	// (a YAML error, an encoding error): the pins it holds are unknown, so
+	// pinbot fails closed on every pull request that changes a dependency
+	// file of Ecosystems (ADR 0260).
+	Unreadable bool `json:"unreadable,omitempty"`
+	// Ecosystems are the ecosystems an unreadable record could pin; empty
+	// means any.
+	Ecosystems []pin.Ecosystem `json:"ecosystems,omitempty"`
+	// Doubtful are pins of a record whose status pinbot does not know: they
+	// are neither enforced nor dropped, and a pull request moving one of
+	// them gets the verdict error (ADR 0260).
+	Doubtful []pin.Pin `json:"doubtful,omitempty"`
 }
 
 // String formats w as "path:line: message", the way compilers do.
 func (w Warning) String() string {
+	if w.Line > 0 && w.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", w.Path, w.Line, w.Column, w.Message)
+	}
 	if w.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", w.Path, w.Line, w.Message)
 	}
@@ -102,4 +123,16 @@ func Pins(records []Record) []pin.Pin {
 		out = append(out, r.Pins...)
 	}
 	return out
+}
+
+// InDoubt reports whether any of ws leaves pins in doubt: an unreadable
+// record or one whose status pinbot does not know. Callers that skip the
+// work of a repository without enforced pins must not skip it then.
+func InDoubt(ws []Warning) bool {
+	for _, w := range ws {
+		if w.Unreadable || len(w.Doubtful) > 0 {
+			return true
+		}
+	}
+	return false
 }

@@ -65,10 +65,23 @@ pins:
 		want: Record{Number: 1, Title: "Use A", Path: "adr/0001-a.md", Status: "superseded by adr-0004", Format: FrontMatter},
 	},
 	{
-		name: "front matter without pins has no pins even with constraints in text",
+		name: "front matter without pins takes none from outside the decision",
 		path: "adr/0002-b.md",
 		data: "---\nstatus: accepted\n---\n# Use B\n\nWe tried kopf==1.42.0 once.\n",
 		want: Record{Number: 2, Title: "Use B", Path: "adr/0002-b.md", Status: "accepted", Enforced: true, Format: FrontMatter},
+	},
+	{
+		name: "front matter without pins reads the decision section",
+		path: "adr/0002-b.md",
+		data: "--- \r\nstatus: accepted\r\n---  \r\n# Use B\r\n\r\n## Decision\r\n\r\nWe pin kopf==1.40.1.\r\n",
+		want: Record{Number: 2, Title: "Use B", Path: "adr/0002-b.md", Status: "accepted", Enforced: true, Format: FrontMatter, Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Enforced: true, Source: pin.Source{Number: 2, Title: "Use B", Path: "adr/0002-b.md", Line: 8, Status: "accepted"}}}},
+	},
+	{
+		name:     "front matter with a yaml error is unreadable",
+		path:     "adr/0002-b.md",
+		data:     "---\rstatus: accepted\rdate: [2026-01-11\r---\r# Use B\r",
+		want:     Record{Number: 2, Title: "Use B", Path: "adr/0002-b.md", Enforced: true, Format: FrontMatter},
+		warnings: []string{"invalid front matter"},
 	},
 	{
 		name: "front matter pin shorthand and ecosystem alias",
@@ -196,7 +209,7 @@ rationale: see kubernetes-sigs/controller-runtime#3000
 		path:     "docs/decisions/x.yaml",
 		data:     "number: eighty\ntitle: X\nstatus: [a]\ndecision: keep kopf==1.40.1\n",
 		want:     Record{Title: "X", Path: "docs/decisions/x.yaml", Status: "invalid", Format: YAMLRecord, Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Source: pin.Source{Title: "X", Path: "docs/decisions/x.yaml", Line: 4, Status: "invalid"}}}},
-		warnings: []string{`:1: number "eighty" is not a whole number`, ":3: status must be a single value", `status "invalid" is not one of`},
+		warnings: []string{`:1: number "eighty" is not a whole number`, ":3: status must be a single value", `status "invalid" is not a word pinbot knows`},
 	},
 	{
 		name: "nygard with pins section",
@@ -252,11 +265,17 @@ We pin kopf.
 		warnings: []string{"adr/0015-x.md:3: the Pins section holds no exact constraint"},
 	},
 	{
-		name:     "nygard unknown status is not enforced",
+		name: "nygard approved status is enforced",
+		path: "adr/0016-x.md",
+		data: "# X\n\n## Status\n\n✅ _Approved_\n\n## Decision\n\nkopf==1.40.1\n",
+		want: Record{Number: 16, Title: "X", Path: "adr/0016-x.md", Status: "approved", Enforced: true, Format: Nygard, Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Enforced: true, Source: pin.Source{Number: 16, Title: "X", Path: "adr/0016-x.md", Line: 9, Status: "approved"}}}},
+	},
+	{
+		name:     "nygard unknown status is doubtful, not dropped",
 		path:     "adr/0016-x.md",
-		data:     "# X\n\n## Status\n\nApproved\n\n## Decision\n\nkopf==1.40.1\n",
-		want:     Record{Number: 16, Title: "X", Path: "adr/0016-x.md", Status: "approved", Format: Nygard, Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Source: pin.Source{Number: 16, Title: "X", Path: "adr/0016-x.md", Line: 9, Status: "approved"}}}},
-		warnings: []string{`adr/0016-x.md:5: status "approved" is not one of`},
+		data:     "# X\n\n## Status\n\n> Ratified\n\n## Decision\n\nkopf==1.40.1\n",
+		want:     Record{Number: 16, Title: "X", Path: "adr/0016-x.md", Status: "ratified", Format: Nygard, Pins: []pin.Pin{{Ecosystem: pin.Pip, Package: "kopf", Version: "1.40.1", Source: pin.Source{Number: 16, Title: "X", Path: "adr/0016-x.md", Line: 9, Status: "ratified"}}}},
+		warnings: []string{`adr/0016-x.md:5: status "ratified" is not a word pinbot knows`},
 	},
 	{
 		name:     "not utf-8",
@@ -421,7 +440,7 @@ func checkParse(t *testing.T, path string, data []byte) {
 			}
 		}
 	}
-	if rec.Enforced && rec.Status != "" && statusWord(rec.Status) != "accepted" {
+	if rec.Enforced && rec.Status != "" && classifyStatus(rec.Status) != statusEnforced {
 		t.Fatalf("status %q enforced", rec.Status)
 	}
 	for _, w := range ws {

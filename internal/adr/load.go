@@ -129,4 +129,9 @@ var skippedNames = map[string]bool{"readme.md": true, "index.md": true, "_index.
 // SkippedName reports whether p has one of the conventional names Load skips
 // without a warning: README.md, index.md, _index.md, summary.md,
 // template.md and adr-template.md, in any case.
-func SkippedName(p string) bool { return skippedNames[strings.ToLower(path.Base(p))] }
+func SkippedName(p string) bool {
+	base := strings.ToLower(path.Base(p))
+	// MADR ships adr-template.md, adr-template-minimal.md,
+	// adr-template-bare.md and more (ADR 0261).
+	return skippedNames[base] || strings.HasPrefix(base, "adr-template") && strings.HasSuffix(base, ".md")
+}

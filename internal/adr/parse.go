@@ -23,10 +23,12 @@ func Parse(path string, data []byte) (Record, []Warning) {
 	p := &parser{rec: Record{Path: path}}
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	if !utf8.Valid(data) {
-		p.warn(0, "the file is not valid UTF-8")
+		p.unreadable(firstInvalid(data), "the file is not valid UTF-8; pinbot cannot tell which pins it holds")
 		data = bytes.ToValidUTF8(data, []byte("\uFFFD"))
 	}
+	// Line ends as GitHub renders them: CRLF and a lone CR both end a line.
 	data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	data = bytes.ReplaceAll(data, []byte("\r"), []byte("\n"))
 	p.lines = strings.Split(string(data), "\n")
 	p.rec.Number = numberFromName(path)
 	switch ext := strings.ToLower(pathExt(path)); ext {
@@ -38,8 +40,8 @@ func Parse(path string, data []byte) (Record, []Warning) {
 			p.rec.Format = FrontMatter
 			p.frontMatter(fm, body)
 		} else {
-			if bytes.HasPrefix(data, []byte("---\n")) {
-				p.warn(1, "front matter starts with --- but is never closed; the file is read as plain Markdown")
+			if opensFrontMatter(string(data)) {
+				p.unreadable(1, "front matter starts with --- but is never closed; pinbot cannot tell which pins it holds")
 			}
 			p.rec.Format = Nygard
 			p.nygard(string(data))
@@ -51,10 +53,8 @@ func Parse(path string, data []byte) (Record, []Warning) {
 		p.rec.Title = titleFromName(path)
 	}
 	p.rec.Status = strings.ToLower(strings.TrimSpace(p.rec.Status))
-	p.rec.Enforced = p.rec.Status == "" || statusWord(p.rec.Status) == "accepted"
-	if p.rec.Status != "" && !knownStatus(p.rec.Status) {
-		p.warn(p.statusLine, fmt.Sprintf("status %q is not one of accepted, proposed, rejected, deprecated, superseded by ...; the ADR's pins are not enforced", p.rec.Status))
-	}
+	class := classifyStatus(p.rec.Status)
+	p.rec.Enforced = class == statusEnforced
 	for i := range p.rec.Pins {
 		pn := &p.rec.Pins[i]
 		if pn.Ecosystem != "" {
@@ -71,7 +71,37 @@ func Parse(path string, data []byte) (Record, []Warning) {
 		p.rec.Pins[i].Source.Line = line
 		p.rec.Pins[i].Enforced = p.rec.Enforced
 	}
+	if class == statusUnknown {
+		// An unknown status never disables the pins (ADR 0260): they are
+		// listed as doubtful, and a pull request moving one gets error.
+		w := Warning{Path: p.rec.Path, Line: p.statusLine, Message: fmt.Sprintf("status %q is not a word pinbot knows (enforced: %s; not enforced: %s); a pull request moving one of the ADR's pins gets the verdict error until the status is one of them", p.rec.Status, strings.Join(EnforcingStatuses, ", "), strings.Join(IdleStatuses, ", "))}
+		w.Doubtful = append(w.Doubtful, p.rec.Pins...)
+		p.warnings = append(p.warnings, w)
+	}
 	return p.rec, p.warnings
+}
+
+// unreadable records that the file, or its front matter, cannot be read as
+// a record: pinbot fails closed on it (ADR 0260).
+func (p *parser) unreadable(line int, msg string) {
+	p.warnings = append(p.warnings, Warning{Path: p.rec.Path, Line: line, Message: msg, Unreadable: true})
+}
+
+// firstInvalid returns the 1-based line of the first byte that is not
+// valid UTF-8.
+func firstInvalid(data []byte) int {
+	line := 1
+	for len(data) > 0 {
+		r, n := utf8.DecodeRune(data)
+		if r == utf8.RuneError && n <= 1 {
+			return line
+		}
+		if r == '\n' {
+			line++
+		}
+		data = data[n:]
+	}
+	return line
 }
 
 type parser struct {
@@ -83,24 +113,6 @@ type parser struct {
 
 func (p *parser) warn(line int, msg string) {
 	p.warnings = append(p.warnings, Warning{Path: p.rec.Path, Line: line, Message: msg})
-}
-
-func knownStatus(s string) bool {
-	switch statusWord(s) {
-	case "accepted", "proposed", "rejected", "deprecated", "draft", "superseded", "withdrawn":
-		return true
-	}
-	return false
-}
-
-// statusWord is the first word of a status: "superseded by ADR-12" →
-// "superseded", "accepted (2024-05-01)" → "accepted".
-func statusWord(s string) string {
-	i := strings.IndexFunc(s, func(r rune) bool { return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') })
-	if i < 0 {
-		return strings.ToLower(s)
-	}
-	return strings.ToLower(s[:i])
 }
 
 func pathExt(p string) string { return path.Ext(p) }
@@ -142,13 +154,21 @@ func (p *parser) setTitle(s string) {
 	p.rec.Title = s
 }
 
-// splitFrontMatter splits "---\nyaml\n---\nbody".
+// opensFrontMatter reports whether doc's first line is a front matter
+// fence: "---", with trailing spaces or tabs allowed as GitHub renders it.
+func opensFrontMatter(doc string) bool {
+	first, _, ok := strings.Cut(doc, "\n")
+	return ok && strings.TrimRight(first, " \t") == "---"
+}
+
+// splitFrontMatter splits "---\nyaml\n---\nbody". Line ends are already
+// "\n"; the fences may carry trailing spaces or tabs.
 func splitFrontMatter(data []byte) (fm []byte, body string, ok bool) {
 	s := string(data)
-	if !strings.HasPrefix(s, "---\n") {
+	if !opensFrontMatter(s) {
 		return nil, "", false
 	}
-	rest := s[4:]
+	rest := s[strings.IndexByte(s, '\n')+1:]
 	for off := 0; off <= len(rest); {
 		end := strings.IndexByte(rest[off:], '\n')
 		var ln string
@@ -176,7 +196,7 @@ func splitFrontMatter(data []byte) (fm []byte, body string, ok bool) {
 func (p *parser) frontMatter(fm []byte, body string) {
 	root, err := parseYAML(fm)
 	if err != nil {
-		p.warn(yamlLine(err)+1, fmt.Sprintf("invalid front matter: %s", yamlMsg(err)))
+		p.unreadable(yamlLine(err)+1, fmt.Sprintf("invalid front matter: %s; pinbot cannot tell which pins or status it holds", yamlMsg(err)))
 	}
 	if root != nil {
 		if root.Kind != yaml.MappingNode {
@@ -184,6 +204,19 @@ func (p *parser) frontMatter(fm []byte, body string) {
 		} else {
 			shiftLines(root, 1)
 			p.mapping(root, false)
+		}
+	}
+	// A front-matter record without a pins key states its pins in the body,
+	// as Nygard records do (issue 22, item 4).
+	if root == nil || root.Kind != yaml.MappingNode || !hasKey(root, "pins") {
+		p.bodyPins(body, strings.Count(string(fm), "\n")+2)
+	} else if ups := upstreamRefs(body); len(ups) > 0 {
+		// Upstream issues named in the body serve the pins whose front
+		// matter names none (issue 22, item 5).
+		for i := range p.rec.Pins {
+			if len(p.rec.Pins[i].Upstream) == 0 {
+				p.rec.Pins[i].Upstream = ups
+			}
 		}
 	}
 	if p.rec.Title == "" {
@@ -203,7 +236,7 @@ func (p *parser) frontMatter(fm []byte, body string) {
 func (p *parser) yamlRecord(data []byte) {
 	root, err := parseYAML(data)
 	if err != nil {
-		p.warn(yamlLine(err), fmt.Sprintf("invalid YAML: %s", yamlMsg(err)))
+		p.unreadable(yamlLine(err), fmt.Sprintf("invalid YAML: %s; pinbot cannot tell which pins it holds", yamlMsg(err)))
 		return
 	}
 	if root == nil {
@@ -243,7 +276,7 @@ func (p *parser) mapping(m *yaml.Node, fromText bool) {
 	if v, ok := lookup(m, "status"); ok {
 		p.statusLine = v.Line
 		if v.Kind == yaml.ScalarNode {
-			p.rec.Status = v.Value
+			p.rec.Status = cleanStatus(v.Value)
 		} else {
 			p.warn(v.Line, "status must be a single value such as accepted; the ADR is not enforced")
 			p.rec.Status = "invalid"
@@ -541,4 +574,9 @@ func yamlMsg(err error) string {
 		s = s[i+2:]
 	}
 	return s
+}
+
+func hasKey(m *yaml.Node, key string) bool {
+	_, ok := lookup(m, key)
+	return ok
 }

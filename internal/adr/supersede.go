@@ -107,7 +107,7 @@ func (s Supersession) check(old Record, p pin.Pin, version string) error {
 		return fmt.Errorf("the superseding record for %s does not read back as pinning %s (warnings: %v)", p.Package, version, warnings)
 	}
 	was, _ := Parse(s.OldPath, []byte(s.OldContent))
-	if was.Enforced || statusWord(was.Status) != "superseded" {
+	if was.Enforced || classifyStatus(was.Status) != statusIdle {
 		return fmt.Errorf("%s with its status changed does not read back as superseded (status %q)", old.Path, was.Status)
 	}
 	return nil

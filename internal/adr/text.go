@@ -65,11 +65,15 @@ func (p *parser) scanText(text string, line int) []pin.Pin {
 	return out
 }
 
-// upstreamRefs returns the owner/repo#N references in text, in order.
+// issueURL matches GitHub issue and pull request URLs.
+var issueURL = regexp.MustCompile(`https://github\.com/([A-Za-z0-9][A-Za-z0-9-]*/[A-Za-z0-9._-]+)/(?:issues|pull)/([0-9]+)`)
+
+// upstreamRefs returns the owner/repo#N references in text, and GitHub
+// issue URLs as owner/repo#N, in order (issue 22, item 5).
 func upstreamRefs(text string) []string {
 	var out []string
 	seen := map[string]bool{}
-	for _, m := range upstreamRef.FindAllStringSubmatch(text, -1) {
+	for _, m := range upstreamRef.FindAllStringSubmatch(issueURL.ReplaceAllString(text, " $1#$2 "), -1) {
 		if !seen[m[1]] {
 			seen[m[1]] = true
 			out = append(out, m[1])
@@ -137,8 +141,6 @@ func firstHeading(doc string) (string, int) {
 	return "", 0
 }
 
-var mdLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
-
 var statusLine = regexp.MustCompile(`(?i)^\s*(?:[-*]\s*)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+?)\s*(?:\*\*|__)?\s*$`)
 
 // nygard reads plain Markdown: the title from the first heading, the status
@@ -150,18 +152,12 @@ func (p *parser) nygard(doc string) {
 		p.setTitle(t)
 	}
 	secs := sections(doc)
-	var pinsSec, decision *section
 	for i := range secs {
 		s := &secs[i]
-		switch {
-		case s.heading == "status":
+		if s.heading == "status" {
 			if st, ln := firstLine(s.body); st != "" {
 				p.rec.Status, p.statusLine = cleanStatus(st), s.line+ln
 			}
-		case s.heading == "pins" || s.heading == "pinned dependencies":
-			pinsSec = s
-		case strings.HasPrefix(s.heading, "decision") && decision == nil:
-			decision = s
 		}
 	}
 	if p.rec.Status == "" {
@@ -182,22 +178,51 @@ func (p *parser) nygard(doc string) {
 			}
 		}
 	}
+	p.bodyPins(doc, 0)
+}
+
+// bodyPins reads the pins of a Markdown body whose first line is line
+// offset+1 of the file: a "## Pins" section, else the decision section,
+// plus the explicit "constraint is:" form anywhere.
+func (p *parser) bodyPins(doc string, offset int) {
+	secs := sections(doc)
+	var pinsSec, decision *section
+	for i := range secs {
+		s := &secs[i]
+		switch {
+		case s.heading == "pins" || s.heading == "pinned dependencies":
+			pinsSec = s
+		case strings.HasPrefix(s.heading, "decision") && decision == nil:
+			decision = s
+		}
+	}
 	var pins []pin.Pin
 	var text string
 	switch {
 	case pinsSec != nil:
 		text = pinsSec.body
-		pins = p.scanText(pinsSec.body, pinsSec.line)
+		pins = p.scanText(pinsSec.body, pinsSec.line+offset)
 	case decision != nil:
 		text = decision.body
-		pins = p.scanText(decision.body, decision.line)
+		pins = p.scanText(decision.body, decision.line+offset)
 	}
 	if pinsSec != nil && len(pins) == 0 {
-		p.warn(pinsSec.line-1, "the Pins section holds no exact constraint such as pkg==1.2.3 or module@v1.2.3")
+		p.warn(pinsSec.line+offset-1, "the Pins section holds no exact constraint such as pkg==1.2.3 or module@v1.2.3")
 	}
-	pins = append(pins, p.constraintForms(doc, 1)...)
+	pins = append(pins, p.constraintForms(doc, 1+offset)...)
+	var decided []string
+	for _, s := range decisionText(doc) {
+		pins = append(pins, p.phrasings(s, offset)...)
+		decided = append(decided, s.body)
+	}
+	pins = append(pins, p.makefileTools(doc, strings.Join(decided, "\n"), offset)...)
 	pins = p.dedupePins(pins)
-	p.warnProse(doc, 1, pins, "the Decision section (or a Pins section)")
+	pins = p.screen(pins)
+	if offset == 0 {
+		// Front-matter records are read for pins only in their decision;
+		// what pinbot rejects there is listed by pins --explain.
+		p.warnProse(doc, 1, pins, "the Decision section (or a Pins section)")
+	}
 	if len(pins) == 0 {
 		return
 	}
@@ -229,15 +254,40 @@ func (p *parser) constraintForms(text string, line int) []pin.Pin {
 	return out
 }
 
-// dedupePins drops repeated pins of the same package and version.
+// dedupePins drops repeated pins of the same package and version; a pin
+// without an ecosystem (a table row) yields to one with it (a manifest
+// snippet). Pins without an ecosystem then take the one ecosystem the
+// record's other pins share, if they share one.
 func (p *parser) dedupePins(pins []pin.Pin) []pin.Pin {
-	seen := map[string]bool{}
-	out := pins[:0]
+	type key struct{ pkg, ver string }
+	idx := map[key]int{}
+	var out []pin.Pin
+	ecos := map[pin.Ecosystem]bool{}
 	for _, pn := range pins {
-		k := string(pn.Ecosystem) + " " + pn.Package + " " + pn.Version
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, pn)
+		if pn.Ecosystem != "" {
+			ecos[pn.Ecosystem] = true
+		}
+		k := key{strings.ToLower(pn.Package), strings.TrimPrefix(pn.Version, "v")}
+		if i, ok := idx[k]; ok {
+			if out[i].Ecosystem == "" || out[i].Ecosystem == pn.Ecosystem || pn.Ecosystem == "" {
+				if out[i].Ecosystem == "" && pn.Ecosystem != "" {
+					line := out[i].Source.Line
+					out[i] = pn
+					out[i].Source.Line = line
+				}
+				continue
+			}
+		}
+		idx[k] = len(out)
+		out = append(out, pn)
+	}
+	if len(ecos) == 1 {
+		for e := range ecos {
+			for i := range out {
+				if out[i].Ecosystem == "" {
+					out[i].Ecosystem = e
+				}
+			}
 		}
 	}
 	return out
@@ -272,12 +322,47 @@ func firstLine(body string) (string, int) {
 	return "", 0
 }
 
-// cleanStatus strips Markdown decoration from a status line: "**Accepted**",
-// "- Superseded by [ADR-12](0012-x.md)".
-func cleanStatus(s string) string {
-	s = strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(s), "-*+ "))
-	s = mdLink.ReplaceAllString(s, "$1")
-	s = strings.NewReplacer("**", "", "__", "", "`", "").Replace(s)
-	s = strings.TrimRight(strings.TrimSpace(s), ".")
-	return strings.ToLower(s)
+// Candidate is a version pinbot saw in a record and took as a pin or
+// rejected, for pins --explain (issue 22, item 4).
+type Candidate struct {
+	// Path and Line locate it.
+	Path string `json:"path"`
+	Line int    `json:"line"`
+	// Package and Version are as written.
+	Package string `json:"package"`
+	Version string `json:"version"`
+	// Taken is true when it became a pin.
+	Taken bool `json:"taken"`
+	// Why says why it was taken or rejected, and how to write it so that
+	// it is a pin.
+	Why string `json:"why"`
+}
+
+// placeholderNames are the package names ADRs use in examples of how to
+// write a pin ("pkg==1.2.3"); they are never pins.
+var placeholderNames = map[string]bool{"pkg": true, "package": true, "foo": true, "bar": true, "baz": true, "x": true, "example": true, "some-package": true, "my-package": true, "name": true}
+
+// screen drops the pins of a body that are examples or tools installed by a
+// Makefile or script line, noting each as a rejected candidate.
+func (p *parser) screen(pins []pin.Pin) []pin.Pin {
+	out := pins[:0]
+	for _, pn := range pins {
+		line := ""
+		if l := pn.Source.Line; l >= 1 && l <= len(p.lines) {
+			line = strings.ToLower(p.lines[l-1])
+		}
+		switch {
+		case placeholderNames[strings.ToLower(pn.Package)] || pn.Version == "1.2.3":
+			p.reject(pn, "an example of how to write a pin (placeholder name or version 1.2.3)")
+		case strings.Contains(line, "makefile") || strings.Contains(line, "installs"):
+			p.reject(pn, "a tool installed by a Makefile or script line, which no manifest holds: pinbot cannot see it move (ADR 0200); to enforce it, declare it in a manifest (a go.mod tool directive, package.json devDependencies) and pin it there")
+		default:
+			out = append(out, pn)
+		}
+	}
+	return out
+}
+
+func (p *parser) reject(pn pin.Pin, why string) {
+	p.rec.Rejected = append(p.rec.Rejected, Candidate{Path: p.rec.Path, Line: pn.Source.Line, Package: pn.Package, Version: pn.Version, Why: why})
 }

@@ -22,6 +22,12 @@ type pinsOutput struct {
 	ADRs     []adrSummary  `json:"adrs"`
 	Pins     []pinRow      `json:"pins"`
 	Warnings []adr.Warning `json:"warnings"`
+	// Looked says where pinbot looked for record folders; Dirs are the
+	// folders it read (issue 22, item 1).
+	Looked []string `json:"looked"`
+	Dirs   []string `json:"dirs"`
+	// Rejected are the candidates pinbot did not take (with --explain).
+	Rejected []adr.Candidate `json:"rejected,omitempty"`
 	// Audit is present with --audit.
 	Audit *[]audit.Finding `json:"audit,omitempty"`
 }
@@ -72,15 +78,20 @@ func newPins(e env) *cobra.Command {
 	output := cmd.Flags().StringP("output", "o", "table", "output `format`: table or json")
 	completeValues(cmd, "output", tableOrJSON)
 	doAudit := cmd.Flags().Bool("audit", false, "compare the ADRs with the manifests; exit 1 on any finding (for CI)")
+	require := cmd.Flags().Bool("require", false, "exit 1 when no decision record folder is found (for CI)")
+	explain := cmd.Flags().Bool("explain", false, "list the versions the records mention that pinbot did not take as pins, with file:line and why")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return runPins(e, *repo, *output, *doAudit)
+		return runPins(e, *repo, *output, pinsFlags{audit: *doAudit, require: *require, explain: *explain})
 	}
 	return cmd
 }
 
 // runPins lists the pins a repository's ADRs declare, read from the work
 // tree of repo with the ADR folders of its .github/pinbot.yml.
-func runPins(e env, repo, output string, doAudit bool) error {
+type pinsFlags struct{ audit, require, explain bool }
+
+func runPins(e env, repo, output string, f pinsFlags) error {
+	doAudit := f.audit
 	if err := oneOf("output", output, tableOrJSON...); err != nil {
 		return err
 	}
@@ -96,7 +107,15 @@ func runPins(e env, repo, output string, doAudit bool) error {
 	}
 	fsys := os.DirFS(repo)
 	records := rules.Records
-	out := pinsOutput{ADRs: []adrSummary{}, Pins: []pinRow{}, Warnings: rules.Warnings}
+	out := pinsOutput{ADRs: []adrSummary{}, Pins: []pinRow{}, Warnings: rules.Warnings, Looked: rules.Looked, Dirs: rules.Config.ADRPaths}
+	if out.Dirs == nil {
+		out.Dirs = []string{}
+	}
+	if f.explain {
+		for _, r := range records {
+			out.Rejected = append(out.Rejected, r.Rejected...)
+		}
+	}
 	for _, r := range records {
 		out.ADRs = append(out.ADRs, adrSummary{Number: r.Number, Title: r.Title, Path: r.Path, Status: statusOf(r.Status), Enforced: r.Enforced, Format: r.Format, Pins: len(r.Pins)})
 	}
@@ -125,7 +144,13 @@ func runPins(e env, repo, output string, doAudit bool) error {
 	} else {
 		printPins(e.stdout, out)
 	}
-	if out.Audit != nil && len(*out.Audit) > 0 {
+	if f.require && len(records) == 0 {
+		fmt.Fprintf(e.stderr, "pinbot pins: no decision records found in %s: nothing is enforced\n", strings.Join(out.Looked, "; "))
+		return exitError{code: codeFail}
+	}
+	if out.Audit != nil && (len(*out.Audit) > 0 || adr.InDoubt(out.Warnings)) {
+		// An unreadable record or an unknown status is a finding too
+		// (issue 22, ADR 0260): its pins are in doubt.
 		return exitError{code: codeFail}
 	}
 	return nil
@@ -156,7 +181,19 @@ func printPins(w io.Writer, out pinsOutput) {
 			failing = append(failing, p)
 		}
 	}
-	fmt.Fprintf(w, "\n%d ADRs read, %d pins (%d enforced).\n", len(out.ADRs), len(out.Pins), enforced)
+	fmt.Fprintf(w, "\nlooked in: %s\n", strings.Join(out.Looked, "; "))
+	if len(out.Dirs) == 0 {
+		fmt.Fprintf(w, "no decision records found: nothing is enforced.\n")
+	} else {
+		fmt.Fprintf(w, "record folders: %s\n", strings.Join(out.Dirs, ", "))
+	}
+	fmt.Fprintf(w, "%d ADRs read, %d pins (%d enforced).\n", len(out.ADRs), len(out.Pins), enforced)
+	if len(out.Rejected) > 0 {
+		fmt.Fprintf(w, "\nnot taken as pins (--explain):\n")
+		for _, c := range out.Rejected {
+			fmt.Fprintf(w, "  %s:%d: %s %s: %s\n", c.Path, c.Line, c.Package, c.Version, c.Why)
+		}
+	}
 	if len(failing) > 0 {
 		fmt.Fprintf(w, "\nnot enforced (the pinbot check fails on every pull request that touches a dependency file):\n")
 		for _, p := range failing {

@@ -52,6 +52,7 @@ func blind(in Input) []string {
 				f, format.Name, format.Ecosystem, strings.Join(dedupe(moved), ", ")))
 		}
 	}
+	out = append(out, unreadRecords(in, manifests)...)
 	if len(manifests) == 0 {
 		return out
 	}
@@ -64,4 +65,50 @@ func blind(in Input) []string {
 			p.Package, p.Version, adr.Cite(p.Source), why, strings.Join(manifests, ", ")))
 	}
 	return out
+}
+
+// unreadRecords is the third rule (issue 22, ADR 0260): a decision record
+// pinbot could not read (adr.Warning.Unreadable) may hold a pin of any of
+// its ecosystems, so a pull request changing a dependency file of one of
+// them cannot be shown to keep it; and a pin of a record whose status word
+// pinbot does not know (adr.Warning.Doubtful) may be in force, so a pull
+// request moving it is neither allowed nor closed. A pull request that
+// changes no dependency file (one that fixes the record) is not affected.
+func unreadRecords(in Input, manifests []string) []string {
+	var out []string
+	for _, w := range in.Warnings {
+		if w.Unreadable {
+			var hit []string
+			for _, f := range manifests {
+				format, _ := pin.FormatOf(f)
+				if len(w.Ecosystems) == 0 || slices.Contains(w.Ecosystems, format.Ecosystem) {
+					hit = append(hit, f)
+				}
+			}
+			if len(hit) > 0 {
+				out = append(out, fmt.Sprintf("pinbot cannot read the decision record %s (%s), which may pin a dependency changed in %s; fix the record, then run the check again",
+					position(w), w.Message, strings.Join(hit, ", ")))
+			}
+		}
+		for _, p := range w.Doubtful {
+			for _, c := range in.Changes {
+				if p.Matches(c) && p.Moves(c) {
+					out = append(out, fmt.Sprintf("%s moves from %s to %s in %s, and %s may pin it: %s", c.Package, p.Version, orDefault(c.New, "nothing (removed)"), c.Manifest, position(w), w.Message))
+					break
+				}
+			}
+		}
+	}
+	return out
+}
+
+// position is "file:line:column", "file:line" or "file".
+func position(w adr.Warning) string {
+	switch {
+	case w.Line > 0 && w.Column > 0:
+		return fmt.Sprintf("%s:%d:%d", w.Path, w.Line, w.Column)
+	case w.Line > 0:
+		return fmt.Sprintf("%s:%d", w.Path, w.Line)
+	}
+	return w.Path
 }

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
@@ -117,7 +118,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 	g := s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
 	s.hints.learnChecks(full, g.Rules.VerificationChecks())
 	in := g.Input
-	if g.Rules.Enforced == 0 && len(in.ReadErrors) == 0 {
+	if g.Rules.Enforced == 0 && len(in.ReadErrors) == 0 && !adr.InDoubt(in.Warnings) {
 		dec.Verdict = "no-pins"
 		s.metrics.decision(dec.Verdict)
 		s.hints.decided(key, pr, dec.Verdict, mem.knownOr())

@@ -135,7 +135,7 @@ type CheckRun struct {
 // with the ADRs, and cached with them by blob SHA: a warm pull request on an
 // unchanged base reads none of them. Ecosystem configuration (such as
 // .github/dependabot.yml) joins this list.
-var BaseFiles = append([]string{enforce.ConfigPath}, dependabot.Paths...)
+var BaseFiles = append([]string{enforce.ConfigPath, ".adr-dir", ".log4brains.yml"}, dependabot.Paths...)
 
 // Rules is what a base commit says: its configuration, ADRs and pins.
 type Rules struct {
@@ -156,6 +156,8 @@ type Rules struct {
 	// Present are the ecosystems the commit has any manifest of
 	// (pin.Present of its tree), for the warning on pins of absent ones.
 	Present map[pin.Ecosystem]bool
+	// Looked says where the record folders were looked for.
+	Looked []string
 }
 
 // VerificationChecks are the check names the rules make a verification of.
@@ -192,6 +194,14 @@ func LoadRules(fsys fs.FS) *Rules {
 		} else {
 			r.Config = cfg
 		}
+	}
+	if slices.Equal(r.Config.ADRPaths, adr.DefaultDirs) {
+		// No adrPaths configured: find the record folders as the ADR
+		// tools define them (issue 22, item 1).
+		d := adr.Discover(fsys)
+		r.Config.ADRPaths, r.Looked = d.Dirs, d.Looked
+	} else {
+		r.Looked = []string{enforce.ConfigPath + " adrPaths: " + strings.Join(r.Config.ADRPaths, ", ")}
 	}
 	records, warnings, err := adr.Load(fsys, r.Config.ADRPaths)
 	if err != nil {
@@ -332,7 +342,7 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 	in.Config, in.Pins, in.Warnings, in.Dependabot = rules.Config, rules.Pins, slices.Clone(rules.Warnings), rules.Dependabot
 	in.Present = rules.Present
 	in.ReadErrors = append(in.ReadErrors, rules.Errors...)
-	if rules.Enforced == 0 && len(in.ReadErrors) == 0 {
+	if rules.Enforced == 0 && len(in.ReadErrors) == 0 && !adr.InDoubt(rules.Warnings) {
 		return out
 	}
 

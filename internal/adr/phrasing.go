@@ -1,0 +1,269 @@
+package adr
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// Phrasings: the forms teams write pins in, read only inside the decision
+// part of a record (issue 22, item 4; ADR 0261).
+
+// decisionHeading matches the headings of the decision part; excluded
+// headings end it even below a decision heading.
+var (
+	decisionHeading = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:architecture\s+)?decision(?:\s+outcome)?\b|^chosen option|^version matrix|^pinned (?:versions|dependencies)|^locked\b|^pins$`)
+	excludedHeading = regexp.MustCompile(`consequence|context|alternative|option|rejected|rationale|update|upgrade|how to|implementation|migration|risk|drivers|background|problem|pros|cons|not pinned`)
+	exactVer        = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+][0-9A-Za-z.-]+)?$`)
+	jsonDep         = regexp.MustCompile(`"(@?[A-Za-z0-9][A-Za-z0-9._/-]*)"\s*:\s*"([^"]*)"`)
+	cargoDep        = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+)\s*=\s*(?:"=\s*([^"]+)"|\{[^}]*version\s*=\s*"=\s*([^"]+)"[^}]*\})`)
+	gemDep          = regexp.MustCompile(`^\s*gem\s+["']([^"']+)["']\s*,\s*["']=?\s*([0-9][^"']*)["']`)
+	atForm          = regexp.MustCompile(`(?:^|[\s(\x60"'*])(@[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*|[a-z0-9][a-z0-9._-]*)@([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?)(?:$|[\s)\x60"'*,.;:])`)
+	pinVerb         = regexp.MustCompile(`(?i)\b(?:pin|hold|keep|lock|freeze)\s+\x60?([@A-Za-z0-9][A-Za-z0-9._/@-]*)\x60?\s+(?:to|at)\s+(?:version\s+)?\x60?v?([0-9]+(?:\.[0-9]+){1,3})\x60?(?:$|[\s.,;)])`)
+)
+
+// jsonSkip are keys of a package.json block that are not dependencies.
+var jsonSkip = map[string]bool{"version": true, "name": true, "node": true, "npm": true, "yarn": true, "pnpm": true, "main": true, "type": true, "description": true, "license": true}
+
+// decisionText returns the parts of doc that belong to its decision: a
+// decision-like heading and the headings below it, until a heading of the
+// same or a higher level, or an excluded one (context, consequences,
+// options, how-to). Each part keeps its first line.
+func decisionText(doc string) []section {
+	var out []section
+	secs := sections(doc)
+	inLevel := 0 // level of the decision heading in force, 0 for none
+	for _, s := range secs {
+		h := strings.TrimSpace(strings.Trim(s.heading, "*_`"))
+		if s.level > 0 && inLevel > 0 && s.level <= inLevel {
+			inLevel = 0
+		}
+		switch {
+		case s.level == 0:
+			continue
+		case excludedHeading.MatchString(h):
+			if inLevel > 0 && s.level > inLevel {
+				// An excluded subsection: skip it but stay in the decision.
+				continue
+			}
+			inLevel = 0
+			continue
+		case decisionHeading.MatchString(h):
+			if inLevel == 0 {
+				inLevel = s.level
+			}
+		}
+		if inLevel > 0 {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// phrasings returns the pins written in one decision section in the forms
+// teams use: tables, fenced manifest snippets, name@version and "we pin X
+// to 1.2.3". Candidates it does not take (ranges) are noted as rejected.
+func (p *parser) phrasings(s section, offset int) []pin.Pin {
+	var out []pin.Pin
+	add := func(eco pin.Ecosystem, pkg, ver string, line int) {
+		pkg = strings.TrimSpace(pkg)
+		ver = strings.TrimSpace(ver)
+		pn := pin.Pin{Ecosystem: eco, Package: pkg, Version: ver}
+		pn.Source.Line = line
+		if !exactVer.MatchString(ver) {
+			p.reject(pn, "a range or a tag, not an exact version: write the exact version (1.2.3) to pin it")
+			return
+		}
+		out = append(out, pn)
+	}
+	lines := strings.Split(s.body, "\n")
+	fence, lang := "", ""
+	var header []string
+	pkgCol, verCol := -1, -1
+	for i, ln := range lines {
+		at := s.line + offset + i
+		t := strings.TrimSpace(ln)
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+				continue
+			}
+			p.blockLine(lang, ln, at, add)
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence, lang = t[:3], strings.ToLower(strings.TrimSpace(strings.Trim(t, "`~")))
+			continue
+		}
+		if strings.HasPrefix(t, "|") {
+			cells := tableCells(t)
+			switch {
+			case header == nil:
+				header = cells
+				pkgCol, verCol = -1, -1
+				for j, c := range cells {
+					c = strings.ToLower(c)
+					switch {
+					case pkgCol < 0 && regexp.MustCompile(`package|dependency|library|module|crate|gem|chart|image|component|tool|name`).MatchString(c):
+						pkgCol = j
+					case verCol < 0 && strings.Contains(c, "version"):
+						verCol = j
+					}
+				}
+			case isSeparator(cells):
+			case pkgCol >= 0 && verCol >= 0 && pkgCol < len(cells) && verCol < len(cells):
+				name := cellName(cells[pkgCol])
+				if name != "" {
+					add("", name, strings.Trim(cells[verCol], "*`_ "), at)
+				}
+			}
+			continue
+		}
+		header = nil
+		for _, m := range atForm.FindAllStringSubmatch(ln, -1) {
+			add(ecoOfAt(m[1]), m[1], m[2], at)
+		}
+		for _, m := range pinVerb.FindAllStringSubmatch(ln, -1) {
+			add("", m[1], m[2], at)
+		}
+	}
+	return out
+}
+
+// blockLine reads one line of a fenced block whose language is lang.
+func (p *parser) blockLine(lang, ln string, at int, add func(pin.Ecosystem, string, string, int)) {
+	switch {
+	case lang == "json" || lang == "jsonc" || lang == "json5" || strings.HasSuffix(lang, "package.json"):
+		for _, m := range jsonDep.FindAllStringSubmatch(ln, -1) {
+			if !jsonSkip[m[1]] {
+				add(pin.NPM, m[1], m[2], at)
+			}
+		}
+	case lang == "toml" || strings.Contains(lang, "cargo"):
+		if m := cargoDep.FindStringSubmatch(ln); m != nil {
+			v := m[2]
+			if v == "" {
+				v = m[3]
+			}
+			add(pin.Cargo, m[1], v, at)
+		}
+	case lang == "ruby" || lang == "rb" || strings.Contains(lang, "gemfile"):
+		if m := gemDep.FindStringSubmatch(ln); m != nil {
+			add(pin.Bundler, m[1], m[2], at)
+		}
+	}
+}
+
+func ecoOfAt(name string) pin.Ecosystem {
+	if strings.HasPrefix(name, "@") {
+		return pin.NPM
+	}
+	return ""
+}
+
+func tableCells(line string) []string {
+	line = strings.Trim(strings.TrimSpace(line), "|")
+	cells := strings.Split(line, "|")
+	for i := range cells {
+		cells[i] = strings.TrimSpace(cells[i])
+	}
+	return cells
+}
+
+func isSeparator(cells []string) bool {
+	for _, c := range cells {
+		if strings.Trim(c, ":- ") != "" {
+			return false
+		}
+	}
+	return true
+}
+
+var parenNote = regexp.MustCompile(`\s*\([^)]*\)\s*$`)
+
+// cellName is a table cell's package name: emphasis, code marks and a
+// trailing note in parentheses stripped; "" when it is not one name.
+func cellName(c string) string {
+	c = strings.Trim(c, "*`_ ")
+	c = parenNote.ReplaceAllString(c, "")
+	c = strings.Trim(c, "*`_ ")
+	if c == "" || strings.ContainsAny(c, " \t,") {
+		return ""
+	}
+	return c
+}
+
+var (
+	makeAssign    = regexp.MustCompile(`^\s*([A-Z][A-Z0-9_]*)\s*[:?]?=\s*(\S+)\s*$`)
+	goTool        = regexp.MustCompile(`\bgo\s+(?:run|install)\s+([a-z0-9-]+(?:\.[a-z0-9-]+)+(?:/[A-Za-z0-9._~-]+)+)@(\$[({]([A-Z][A-Z0-9_]*)[)}]|v[0-9][0-9A-Za-z.+-]*)`)
+	sourceOfTruth = regexp.MustCompile(`(?i)\bmakefile\b[^.\n]*\b(?:single\s+)?source\s+of\s+truth\b`)
+)
+
+// makefileTools reads the Go tools a record's Makefile snippets install
+// with "go run|install module/cmd/x@$(VAR)" when its decision names the
+// Makefile as the single source of truth for versions: each is a gomod pin
+// of the module at the version VAR is set to (issue 22, item 4). Variables
+// that no go run or go install line uses are rejected candidates: pinbot
+// cannot tell what they install.
+func (p *parser) makefileTools(doc string, decision string, offset int) []pin.Pin {
+	if !sourceOfTruth.MatchString(decision) {
+		return nil
+	}
+	vars := map[string]string{}
+	varLine := map[string]int{}
+	type use struct {
+		mod, ver, v string
+		line        int
+	}
+	var uses []use
+	fence, lang := "", ""
+	for i, ln := range strings.Split(doc, "\n") {
+		t := strings.TrimSpace(ln)
+		if fence == "" {
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				fence, lang = t[:3], strings.ToLower(strings.TrimSpace(strings.Trim(t, "`~")))
+			}
+			continue
+		}
+		if strings.HasPrefix(t, fence) {
+			fence = ""
+			continue
+		}
+		if lang != "makefile" && lang != "make" && lang != "mk" {
+			continue
+		}
+		if m := makeAssign.FindStringSubmatch(ln); m != nil {
+			vars[m[1]], varLine[m[1]] = m[2], i+1+offset
+		}
+		if m := goTool.FindStringSubmatch(ln); m != nil {
+			uses = append(uses, use{mod: m[1], ver: m[2], v: m[3], line: i + 1 + offset})
+		}
+	}
+	var out []pin.Pin
+	used := map[string]bool{}
+	for _, u := range uses {
+		ver := u.ver
+		if u.v != "" {
+			ver, used[u.v] = vars[u.v], true
+		}
+		mod := u.mod
+		if i := strings.Index(mod, "/cmd/"); i > 0 {
+			mod = mod[:i]
+		}
+		if !strings.HasPrefix(ver, "v") || !exactVer.MatchString(ver) {
+			continue
+		}
+		pn := pin.Pin{Ecosystem: pin.Gomod, Package: mod, Version: ver}
+		pn.Source.Line = u.line
+		out = append(out, pn)
+	}
+	for v, val := range vars {
+		if !used[v] && strings.HasSuffix(v, "_VERSION") {
+			pn := pin.Pin{Package: strings.ToLower(strings.ReplaceAll(strings.TrimSuffix(v, "_VERSION"), "_", "-")), Version: val}
+			pn.Source.Line = varLine[v]
+			p.reject(pn, "a Makefile variable no go run or go install line of the record uses: pinbot cannot tell what it installs; write the install line (go install module/cmd/x@$(VAR)) in the record, or pin the tool in a manifest")
+		}
+	}
+	return out
+}

@@ -1,0 +1,59 @@
+package server_test
+
+import (
+	"testing"
+
+	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
+)
+
+// TestRecordsInDoubtFailClosed: through the App against the simulator, a
+// record pinbot cannot read, or whose status word it does not know, fails
+// the check of a bump of its package, naming the record and its line, and
+// leaves the pull request open (issue 22, ADR 0260).
+func TestRecordsInDoubtFailClosed(t *testing.T) {
+	t.Parallel()
+	const rec = "docs/decisions/084-keep-kopf.md"
+	for _, tt := range []struct {
+		name, record, says string
+	}{
+		{"yaml error", "---\nstatus: accepted\ndate: [2026-01-11\n---\n# 84. Keep kopf\n\n## Decision\n\nThe constraint is: kopf==1.40.1\n", rec + ":"},
+		{"unknown status", "---\nstatus: \"> Ratified\"\n---\n# 84. Keep kopf\n\n## Decision\n\nThe constraint is: kopf==1.40.1\n", rec + ":2"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			sim := githubtest.New(t, githubtest.Options{})
+			upstreamKopf(sim)
+			files := read(t, "pyoperator")
+			files[".github/workflows/ci.yml"] = files["ci.yml"]
+			delete(files, "ci.yml")
+			delete(files, "docs/decisions/083-kopf-version-pin.yaml")
+			files[rec] = tt.record
+			r := sim.CreateRepo("acme", "gadget-operator", false)
+			r.Commit("main", "", files, "Initial operator", githubtest.Author{})
+			h := newHarness(t, sim, sim.URL())
+			n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
+			h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
+			h.check(r, n, errored)
+			checkSays(t, r, n, tt.says)
+		})
+	}
+}
+
+// TestRecordsReadableStillBlock: the same record with fences GitHub
+// renders (trailing spaces, CRLF) and an accepted-like word is enforced.
+func TestRecordsReadableStillBlock(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	files := read(t, "pyoperator")
+	files[".github/workflows/ci.yml"] = files["ci.yml"]
+	delete(files, "ci.yml")
+	delete(files, "docs/decisions/083-kopf-version-pin.yaml")
+	files["docs/decisions/084-keep-kopf.md"] = "--- \r\nstatus: ✅ Approved\r\n---  \r\n# 84. Keep kopf\r\n\r\n## Decision\r\n\r\nThe constraint is: kopf==1.40.1\r\n"
+	r := sim.CreateRepo("acme", "gadget-operator", false)
+	r.Commit("main", "", files, "Initial operator", githubtest.Author{})
+	h := newHarness(t, sim, sim.URL())
+	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
+	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
+	h.check(r, n, want{check: "failure", comments: 1, state: "closed", contains: []string{"<!-- pinbot:comment -->", "ADR 84: Keep kopf", "1.42.0"}})
+}
