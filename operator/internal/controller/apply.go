@@ -45,8 +45,18 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 			}
 		}
 	}
+	for _, b := range tenant.Bindings(t) {
+		if err := r.client.Apply(ctx, b, applyOpts...); err != nil {
+			o.fail(&conditionError{condition: v1alpha1.ConditionAccessReady,
+				err: fmt.Errorf("applying ValidatingAdmissionPolicyBinding %s: %w", *b.Name, err)})
+		}
+	}
 	return o
 }
+
+// The per-Tenant bindings of the chart's admission policies (ADR 0270):
+//
+// +kubebuilder:rbac:groups=admissionregistration.k8s.io,resources=validatingadmissionpolicybindings,verbs=get;create;update;patch;delete
 
 // applyNamespace makes sure the namespace exists, is this tenant's and
 // carries the desired metadata. A namespace the operator created is applied
