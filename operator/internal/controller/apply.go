@@ -26,6 +26,9 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 	}
 	for _, d := range desired {
 		st, err := r.applyNamespace(ctx, t, d, uids[d.Name])
+		if errors.Is(err, errSelfServiceGone) {
+			continue // its owner deleted it: dropped from the status
+		}
 		o.namespaces = append(o.namespaces, st)
 		switch {
 		case errors.Is(err, ErrConflict):
@@ -75,6 +78,9 @@ func (r *Reconciler) applyNamespace(ctx context.Context, t *v1alpha1.Tenant, d t
 			return missing, kindError(tenant.KindNamespace, fmt.Errorf("applying namespace %s: %w", d.Name, err))
 		}
 		// Not the namespace the operator created: gone, or replaced.
+		if d.SelfService {
+			return missing, errSelfServiceGone
+		}
 		d.Namespace.UID = nil
 	}
 	ns, err := newNamespace(d)
@@ -131,8 +137,12 @@ func applied(d tenant.Namespace, uid types.UID) v1alpha1.NamespaceStatus {
 	if s := d.Namespace.Status; s != nil && s.Phase != nil && *s.Phase != "" {
 		p = v1alpha1.NamespacePhase(*s.Phase)
 	}
-	return v1alpha1.NamespaceStatus{Name: d.Name, Phase: p, UID: uid}
+	return v1alpha1.NamespaceStatus{Name: d.Name, Phase: p, UID: uid, SelfService: d.SelfService}
 }
+
+// errSelfServiceGone: a self-service namespace recorded by UID no longer
+// exists (or another one has its name); the operator never creates one.
+var errSelfServiceGone = errors.New("self-service namespace gone")
 
 func phase(ns *corev1.Namespace) v1alpha1.NamespacePhase {
 	if ns.Status.Phase == "" {

@@ -14,6 +14,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -105,7 +106,8 @@ func denied(t *testing.T, what string, err error, want string) {
 
 // untilEnforced waits until the API server enforces the Tenant's bindings:
 // the policies and bindings reach its informers a moment after they are
-// written. Anything the probe got admitted meanwhile is deleted.
+// written. Anything the probe got admitted meanwhile is deleted (a probe
+// namespace is named without the tenant prefix, so it is never adopted).
 func untilEnforced(t *testing.T, c client.Client, probe client.Object, want string) {
 	t.Helper()
 	last := "admitted"
@@ -148,7 +150,7 @@ func TestSelfServiceAdmission(t *testing.T) {
 
 	alice := as(t, "sally")
 	bob := as(t, "bob")
-	untilEnforced(t, bob, tenantNamespace("ss-bob", "ss"), "tenant ss: rule selfService: bob is not an owner of tenant ss")
+	untilEnforced(t, bob, tenantNamespace("probe-ss", "ss"), "tenant ss: rule selfService: bob is not an owner of tenant ss")
 
 	for _, c := range []struct {
 		who  string
@@ -336,4 +338,72 @@ func TestRulesAdmission(t *testing.T) {
 		"tenant rl: rule registries: image docker.io/library/nginx")
 	denied(t, "a non-owner's namespace with the operator stopped", as(t, "bob").Create(ctx, tenantNamespace("rl-bob", "rl")),
 		"tenant rl: rule selfService: bob is not an owner of tenant rl")
+}
+
+// TestSelfServiceNamespaceProvisioned: an owner's namespace gets what a
+// declared one gets, is recorded as self-service and counted, the limit
+// denies the next one, and deletionPolicy Delete removes it with the
+// Tenant.
+func TestSelfServiceNamespaceProvisioned(t *testing.T) {
+	installPolicies(t)
+	ctx := context.Background()
+	tn := newTenant("ssp", "a")
+	tn.Spec.Owners = []v1alpha1.Owner{{Kind: v1alpha1.OwnerUser, Name: "pat"}}
+	tn.Spec.SelfService = &v1alpha1.SelfService{MaxNamespaces: 1}
+	tn.Spec.Quota = &v1alpha1.Quota{Hard: corev1.ResourceList{"pods": resource.MustParse("5")}}
+	create(t, tn)
+	waitPhase(t, "ssp", v1alpha1.PhaseReady)
+	pat := as(t, "pat")
+	untilEnforced(t, as(t, "bob"), tenantNamespace("probe-ssp", "ssp"), "tenant ssp: rule selfService: bob is not an owner")
+	if err := pat.Create(ctx, tenantNamespace("ssp-mine", "ssp")); err != nil {
+		t.Fatalf("owner pat creating ssp-mine: %v", err)
+	}
+	eventually(t, "ssp-mine provisioned and recorded as self-service", func(ctx context.Context) (bool, error) {
+		got := getTenant(t, "ssp")
+		recorded := false
+		for _, ns := range got.Status.Namespaces {
+			recorded = recorded || ns.Name == "ssp-mine" && ns.SelfService && ns.Phase == v1alpha1.NamespaceActive
+		}
+		var q corev1.ResourceQuota
+		var rb rbacv1.RoleBinding
+		return recorded && got.Status.Phase == v1alpha1.PhaseReady &&
+			k8s.Get(ctx, client.ObjectKey{Namespace: "ssp-mine", Name: "tenant-quota"}, &q) == nil &&
+			k8s.Get(ctx, client.ObjectKey{Namespace: "ssp-mine", Name: "tenant-owner-0"}, &rb) == nil, nil
+	})
+	ns := get[corev1.Namespace](t, "", "ssp-mine")
+	if !ownedBy(ns, string(getTenant(t, "ssp").UID)) {
+		t.Errorf("ssp-mine's controller reference is %v, want the Tenant", metav1.GetControllerOf(ns))
+	}
+	if got := getTenant(t, "ssp"); !meta.IsStatusConditionTrue(got.Status.Conditions, v1alpha1.ConditionSelfServiceWithinLimit) {
+		t.Errorf("SelfServiceWithinLimit not True: %+v", got.Status.Conditions)
+	}
+	denied(t, "the (maxNamespaces+1)-th namespace", pat.Create(ctx, tenantNamespace("ssp-two", "ssp")),
+		"tenant ssp: rule selfService.maxNamespaces: 1 self-service namespaces of 1 exist; namespace ssp-two is one too many")
+
+	// A race past the limit (here: created by an exempt cluster admin) is
+	// flagged, never deleted.
+	if err := k8s.Create(ctx, tenantNamespace("ssp-race", "ssp")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "SelfServiceWithinLimit False with an event", func(ctx context.Context) (bool, error) {
+		c := meta.FindStatusCondition(getTenant(t, "ssp").Status.Conditions, v1alpha1.ConditionSelfServiceWithinLimit)
+		evs, err := tenantEvents(ctx, "ssp", EventSelfServiceOverLimit)
+		return c != nil && c.Status == metav1.ConditionFalse && c.Reason == v1alpha1.ReasonOverLimit &&
+			strings.Contains(c.Message, "2 self-service namespaces exist, 1 more than maxNamespaces 1") && len(evs) > 0, err
+	})
+	for _, name := range []string{"ssp-mine", "ssp-race"} {
+		if ns := get[corev1.Namespace](t, "", name); !ns.DeletionTimestamp.IsZero() {
+			t.Errorf("namespace %s is being deleted", name)
+		}
+	}
+
+	// deletionPolicy Delete applies to self-service namespaces.
+	if err := k8s.Delete(ctx, getTenant(t, "ssp")); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "self-service namespaces deleted with the Tenant", func(ctx context.Context) (bool, error) {
+		var ns corev1.Namespace
+		err := k8s.Get(ctx, client.ObjectKey{Name: "ssp-mine"}, &ns)
+		return apierrors.IsNotFound(err) || err == nil && !ns.DeletionTimestamp.IsZero(), nil
+	})
 }
