@@ -115,7 +115,8 @@ func testRBACProof(t *testing.T, cp *controlplane.ControlPlane, k kubectl) {
 				r.Values = []string{writeValues(t, tt.drop)}
 			}
 			_, objs := r.render(t)
-			k.applyObjects(only(objs, "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"))
+			k.applyObjects(only(objs, "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding",
+				"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"))
 			sa := name + "-tenant-operator"
 			d := index(objs)["Deployment/"+sa]
 			if d == nil {
