@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -54,12 +55,24 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 				err: fmt.Errorf("applying ValidatingAdmissionPolicyBinding %s: %w", *b.Name, err)})
 		}
 	}
+	if role, binding := tenant.SelfServiceAccess(t); role != nil {
+		for _, obj := range []runtime.ApplyConfiguration{role, binding} {
+			if err := r.client.Apply(ctx, obj, applyOpts...); err != nil {
+				o.fail(&conditionError{condition: v1alpha1.ConditionAccessReady, err: fmt.Errorf("applying the owners' self-service access: %w", err)})
+			}
+		}
+	}
 	return o
 }
 
 // The per-Tenant bindings of the chart's admission policies (ADR 0270):
 //
 // +kubebuilder:rbac:groups=admissionregistration.k8s.io,resources=validatingadmissionpolicybindings,verbs=get;create;update;patch;delete
+//
+// The owners' self-service access (ClusterRole and ClusterRoleBinding per
+// Tenant with spec.selfService, ADR 0271):
+//
+// +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=clusterroles;clusterrolebindings,verbs=get;create;update;patch;delete
 
 // applyNamespace makes sure the namespace exists, is this tenant's and
 // carries the desired metadata. A namespace the operator created is applied

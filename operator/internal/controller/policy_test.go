@@ -407,3 +407,53 @@ func TestSelfServiceNamespaceProvisioned(t *testing.T) {
 		return apierrors.IsNotFound(err) || err == nil && !ns.DeletionTimestamp.IsZero(), nil
 	})
 }
+
+// TestSelfServiceOwnerAccess: with only the access the operator grants
+// (no cluster-admin), an owner creates a namespace, deletes their own
+// self-service namespace and nothing else, and reads their Tenant only.
+func TestSelfServiceOwnerAccess(t *testing.T) {
+	installPolicies(t)
+	ctx := context.Background()
+	tn := newTenant("ssr", "a")
+	tn.Spec.Owners = []v1alpha1.Owner{{Kind: v1alpha1.OwnerUser, Name: "rita"}}
+	tn.Spec.SelfService = &v1alpha1.SelfService{MaxNamespaces: 3}
+	create(t, tn)
+	waitPhase(t, "ssr", v1alpha1.PhaseReady)
+	cfg := rest.CopyConfig(cp.Config)
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: "rita", Groups: []string{"system:authenticated"}}
+	rita, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "rita may create ssr-own", func(ctx context.Context) (bool, error) {
+		err := rita.Create(ctx, tenantNamespace("ssr-own", "ssr"))
+		return err == nil || apierrors.IsAlreadyExists(err), nil
+	})
+	var own v1alpha1.Tenant
+	if err := rita.Get(ctx, client.ObjectKey{Name: "ssr"}, &own); err != nil {
+		t.Errorf("owner getting their Tenant: %v", err)
+	}
+	if err := rita.Get(ctx, client.ObjectKey{Name: "another-tenant"}, &own); !apierrors.IsForbidden(err) {
+		t.Errorf("owner getting another Tenant: %v, want forbidden", err)
+	}
+	if err := rita.Delete(ctx, tenantNamespace("ssr-a", "")); !apierrors.IsForbidden(err) {
+		t.Errorf("owner deleting the declared namespace ssr-a: %v, want forbidden", err)
+	}
+	if err := rita.Delete(ctx, tenantNamespace("default", "")); !apierrors.IsForbidden(err) {
+		t.Errorf("owner deleting namespace default: %v, want forbidden", err)
+	}
+	eventually(t, "rita may delete her self-service namespace ssr-own", func(ctx context.Context) (bool, error) {
+		err := rita.Delete(ctx, tenantNamespace("ssr-own", ""))
+		return err == nil, nil
+	})
+	eventually(t, "ssr-own dropped from the status, not re-created", func(ctx context.Context) (bool, error) {
+		for _, ns := range getTenant(t, "ssr").Status.Namespaces {
+			if ns.Name == "ssr-own" {
+				return false, nil
+			}
+		}
+		var ns corev1.Namespace
+		err := k8s.Get(ctx, client.ObjectKey{Name: "ssr-own"}, &ns)
+		return apierrors.IsNotFound(err) || err == nil && !ns.DeletionTimestamp.IsZero(), nil
+	})
+}

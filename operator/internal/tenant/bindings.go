@@ -2,7 +2,9 @@ package tenant
 
 import (
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
 	metav1ac "k8s.io/client-go/applyconfigurations/meta/v1"
+	rbacv1ac "k8s.io/client-go/applyconfigurations/rbac/v1"
 
 	arv1ac "k8s.io/client-go/applyconfigurations/admissionregistration/v1"
 
@@ -47,4 +49,30 @@ func Bindings(t *v1alpha1.Tenant) []*arv1ac.ValidatingAdmissionPolicyBindingAppl
 		bind(SelfServicePolicy, arv1ac.MatchResources().WithObjectSelector(selector)),
 		bind(RulesPolicy, arv1ac.MatchResources().WithNamespaceSelector(selector)),
 	}
+}
+
+// SelfServiceAccess returns the ClusterRole and ClusterRoleBinding that let
+// t's owners create namespaces (admission decides which), delete their own
+// self-service namespaces (by name) and get their Tenant; nil and nil when
+// t has no spec.selfService.
+func SelfServiceAccess(t *v1alpha1.Tenant) (*rbacv1ac.ClusterRoleApplyConfiguration, *rbacv1ac.ClusterRoleBindingApplyConfiguration) {
+	if t.Spec.SelfService == nil {
+		return nil, nil
+	}
+	name := BindingName(SelfServicePolicy, t.Name)
+	rules := []*rbacv1ac.PolicyRuleApplyConfiguration{
+		rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("namespaces").WithVerbs("create"),
+		rbacv1ac.PolicyRule().WithAPIGroups(v1alpha1.GroupVersion.Group).WithResources("tenants").WithVerbs("get").WithResourceNames(t.Name),
+	}
+	if own := SelfServiceNamespaces(t); len(own) > 0 {
+		// Never without names: an empty resourceNames grants every namespace.
+		rules = append(rules, rbacv1ac.PolicyRule().WithAPIGroups("").WithResources("namespaces").WithVerbs("delete").WithResourceNames(own...))
+	}
+	role := rbacv1ac.ClusterRole(name).WithLabels(Labels(t)).WithOwnerReferences(OwnerReference(t)).WithRules(rules...)
+	binding := rbacv1ac.ClusterRoleBinding(name).WithLabels(Labels(t)).WithOwnerReferences(OwnerReference(t)).
+		WithRoleRef(rbacv1ac.RoleRef().WithAPIGroup(rbacv1.GroupName).WithKind("ClusterRole").WithName(name))
+	for _, o := range t.Spec.Owners {
+		binding.WithSubjects(ownerSubject(o))
+	}
+	return role, binding
 }

@@ -174,6 +174,9 @@ func provisionAndDelete(t *testing.T, cp *controlplane.ControlPlane, operator st
 			"limits":     map[string]any{"default": map[string]any{"memory": "128Mi"}},
 			"additionalRoleBindings": []any{map[string]any{"clusterRole": "view", "subjects": []any{
 				map[string]any{"kind": "Group", "name": "auditors", "apiGroup": "rbac.authorization.k8s.io"}}}},
+			// The owners' self-service access: a ClusterRole and binding
+			// the operator must be allowed to write (ADR 0271).
+			"selfService": map[string]any{"maxNamespaces": int64(1)},
 		},
 	}}
 	if _, err := dyn.Resource(tenantGVR).Create(ctx, tn, metav1.CreateOptions{}); err != nil {
