@@ -457,3 +457,24 @@ func TestSelfServiceOwnerAccess(t *testing.T) {
 		return apierrors.IsNotFound(err) || err == nil && !ns.DeletionTimestamp.IsZero(), nil
 	})
 }
+
+// TestRequestsWithSelfService counts a self-service Tenant's requests:
+// 21 + N, N = 4 (two policy bindings, the owners' ClusterRole and its
+// binding; ADR 0270, ADR 0271).
+func TestRequestsWithSelfService(t *testing.T) {
+	var reqs requestLog
+	o := withOperator(t, operatorConfig{workers: 1, transport: reqs.wrap})
+	tn := leanTenant("lean-self")
+	tn.Spec.AdditionalRoleBindings = []v1alpha1.RoleBinding{{ClusterRole: "view", Subjects: []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: "auditors"}}}}
+	tn.Spec.SelfService = &v1alpha1.SelfService{MaxNamespaces: 2}
+	create(t, tn)
+	waitPhase(t, "lean-self", v1alpha1.PhaseReady)
+	waitWatched(t, o, "lean-self")
+	// With one worker the queue is first in, first out: once the sentinel
+	// is Ready, anything the first Tenant's events enqueued has run.
+	create(t, newTenant("sentinel-ss", "a"))
+	waitPhase(t, "sentinel-ss", v1alpha1.PhaseReady)
+	if r := reqs.about("lean-self"); len(r) != 21+4 {
+		t.Errorf("%d requests for a self-service Tenant of 18 objects, want 21 + 4:\n%s", len(r), strings.Join(r, "\n"))
+	}
+}
