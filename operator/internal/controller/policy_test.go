@@ -320,6 +320,12 @@ func TestRulesAdmission(t *testing.T) {
 		})
 	}
 
+	// An ephemeral container (the pods/ephemeralcontainers subresource).
+	running := get[corev1.Pod](t, ns, "ok")
+	running.Spec.EphemeralContainers = []corev1.EphemeralContainer{{EphemeralContainerCommon: corev1.EphemeralContainerCommon{Name: "debug", Image: "quay.io/evil/debug"}}}
+	denied(t, "an ephemeral container elsewhere", dev.SubResource("ephemeralcontainers").Update(ctx, running),
+		"tenant rl: rule registries: image quay.io/evil/debug (of Pod ok)")
+
 	// A rule change holds at once, with nothing restarted.
 	update(t, "rl", func(tn *v1alpha1.Tenant) {
 		tn.Spec.Rules.ServiceTypes.Allowed = append(tn.Spec.Rules.ServiceTypes.Allowed, "NodePort")
