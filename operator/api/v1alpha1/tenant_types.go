@@ -167,6 +167,80 @@ const (
 	DeletionRetain DeletionPolicy = "Retain"
 )
 
+// SelfService lets the tenant's owners create namespaces of their own: a
+// namespace named <tenant>-<suffix> and labelled
+// tenancy.kubetenant.io/tenant: <tenant>, admitted by the
+// ValidatingAdmissionPolicy kubetenant.io-self-service (ADR 0271, ADR 0272).
+type SelfService struct {
+	// MaxNamespaces is how many self-service namespaces the owners may
+	// have; counted from status.namespaces entries marked selfService.
+	// Zero forbids new ones.
+	// +kubebuilder:validation:Minimum=0
+	// +kubebuilder:validation:Maximum=1000
+	MaxNamespaces int32 `json:"maxNamespaces"`
+}
+
+// AllowList lists the values a rule allows. An absent allowed list allows
+// everything; an empty one allows nothing.
+type AllowList struct {
+	// Allowed are the values allowed; absent allows everything, empty
+	// nothing.
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=253
+	// +listType=set
+	// +optional
+	Allowed []string `json:"allowed"`
+}
+
+// RegistryList lists the image reference prefixes a tenant may run.
+type RegistryList struct {
+	// Allowed are image reference prefixes ("ghcr.io/acme/",
+	// "registry.k8s.io/"), compared with the image as the container
+	// runtime resolves it: an image without a registry is
+	// docker.io/library/<name>, one without a path under docker.io is
+	// docker.io/library/... Absent allows everything, empty nothing.
+	// +kubebuilder:validation:MaxItems=64
+	// +kubebuilder:validation:items:MinLength=1
+	// +kubebuilder:validation:items:MaxLength=253
+	// +listType=set
+	// +optional
+	Allowed []string `json:"allowed"`
+}
+
+// Rules are what the tenant may use in every one of its namespaces,
+// enforced at admission by the ValidatingAdmissionPolicy kubetenant.io-rules
+// inside the API server (ADR 0270, ADR 0273). An absent rule allows
+// everything.
+//
+// +kubebuilder:validation:XValidation:rule="!has(self.serviceTypes) || !has(self.serviceTypes.allowed) || self.serviceTypes.allowed.all(t, t in ['ClusterIP', 'NodePort', 'LoadBalancer', 'ExternalName'])",message="rules.serviceTypes.allowed may name only ClusterIP, NodePort, LoadBalancer and ExternalName"
+type Rules struct {
+	// StorageClasses a PersistentVolumeClaim may name
+	// (spec.storageClassName or the volume.beta.kubernetes.io/storage-class
+	// annotation); a claim naming none gets the default class, which must
+	// be in the list.
+	// +optional
+	StorageClasses *AllowList `json:"storageClasses,omitempty"`
+	// IngressClasses an Ingress may name (spec.ingressClassName or the
+	// kubernetes.io/ingress.class annotation); an Ingress naming none is
+	// allowed only when the list is absent.
+	// +optional
+	IngressClasses *AllowList `json:"ingressClasses,omitempty"`
+	// Registries are the image prefixes of Pods (containers, init and
+	// ephemeral containers) and of the pod templates of Deployments,
+	// StatefulSets, DaemonSets, ReplicaSets, Jobs and CronJobs.
+	// +optional
+	Registries *RegistryList `json:"registries,omitempty"`
+	// ServiceTypes a Service may have (ClusterIP, NodePort, LoadBalancer,
+	// ExternalName).
+	// +optional
+	ServiceTypes *AllowList `json:"serviceTypes,omitempty"`
+	// PriorityClasses a Pod or pod template may name; one naming none is
+	// allowed.
+	// +optional
+	PriorityClasses *AllowList `json:"priorityClasses,omitempty"`
+}
+
 // TenantSpec is the desired state of a Tenant.
 type TenantSpec struct {
 	// Owners each get a RoleBinding to their role in every tenant namespace.
@@ -208,6 +282,14 @@ type TenantSpec struct {
 	// +kubebuilder:default=Delete
 	// +optional
 	DeletionPolicy DeletionPolicy `json:"deletionPolicy,omitempty"`
+	// SelfService lets owners create namespaces of their own, up to
+	// maxNamespaces; absent, they may create none.
+	// +optional
+	SelfService *SelfService `json:"selfService,omitempty"`
+	// Rules restrict what the tenant may use in its namespaces, enforced
+	// by the API server at admission; absent, everything is allowed.
+	// +optional
+	Rules *Rules `json:"rules,omitempty"`
 }
 
 // Phase summarises where a Tenant is in its life.
@@ -238,6 +320,14 @@ const (
 	// ConditionExternalReady is True when the external provisioner accepted
 	// the tenant; present only when a provisioner is configured.
 	ConditionExternalReady = "ExternalReady"
+	// ConditionRulesSatisfied is False when objects that existed before a
+	// rule change violate spec.rules (they are reported, not deleted);
+	// present only when spec.rules is set. It does not hold Ready.
+	ConditionRulesSatisfied = "RulesSatisfied"
+	// ConditionSelfServiceWithinLimit is False when more self-service
+	// namespaces exist than spec.selfService.maxNamespaces (a race of
+	// concurrent creations); none is deleted. It does not hold Ready.
+	ConditionSelfServiceWithinLimit = "SelfServiceWithinLimit"
 )
 
 // Condition reasons.
@@ -271,6 +361,14 @@ const (
 	ReasonPaused = "Paused"
 	// ReasonTerminating: the deletion policy is being applied.
 	ReasonTerminating = "Terminating"
+	// ReasonRulesViolated: objects violate spec.rules; the message lists them.
+	ReasonRulesViolated = "RulesViolated"
+	// ReasonRulesHeld: no object violates spec.rules.
+	ReasonRulesHeld = "RulesHeld"
+	// ReasonOverLimit: more self-service namespaces than maxNamespaces.
+	ReasonOverLimit = "OverLimit"
+	// ReasonWithinLimit: self-service namespaces within maxNamespaces.
+	ReasonWithinLimit = "WithinLimit"
 	// ReasonDeletionFailed: applying the deletion policy or the external
 	// DELETE failed; retried with backoff.
 	ReasonDeletionFailed = "DeletionFailed"
@@ -307,6 +405,11 @@ type NamespaceStatus struct {
 	// namespace deleted and re-created by someone else is never adopted.
 	// +optional
 	UID types.UID `json:"uid,omitempty"`
+	// SelfService marks a namespace an owner created (not declared in
+	// spec.namespaces); admission counts these against
+	// spec.selfService.maxNamespaces.
+	// +optional
+	SelfService bool `json:"selfService,omitempty"`
 }
 
 // ExternalStatus records what was sent to the external provisioner, so
@@ -391,6 +494,7 @@ type TenantStatus struct {
 // +kubebuilder:printcolumn:name="Namespaces",type=integer,JSONPath=`.status.namespaceCount`
 // +kubebuilder:printcolumn:name="Ready",type=string,JSONPath=`.status.conditions[?(@.type=="Ready")].status`
 // +kubebuilder:printcolumn:name="Reason",type=string,priority=1,JSONPath=`.status.conditions[?(@.type=="Ready")].reason`,description="Why the tenant is or is not Ready (kubectl get -o wide)"
+// +kubebuilder:printcolumn:name="Self-service",type=integer,priority=1,JSONPath=`.spec.selfService.maxNamespaces`,description="How many namespaces owners may create (kubectl get -o wide)"
 // +kubebuilder:printcolumn:name="Age",type=date,JSONPath=`.metadata.creationTimestamp`
 // +kubebuilder:validation:XValidation:rule="self.metadata.name.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$') && size(self.metadata.name) <= 62",message="the Tenant name must be a DNS label (lower-case letters, digits and '-') of at most 62 characters"
 // +kubebuilder:validation:XValidation:rule="self.spec.namespaces.all(n, size(self.metadata.name) + 1 + size(n.name) <= 63)",message="every namespace name <tenant>-<name> must be at most 63 characters: shorten the Tenant name or the namespace name"

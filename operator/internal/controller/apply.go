@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -26,6 +27,9 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 	}
 	for _, d := range desired {
 		st, err := r.applyNamespace(ctx, t, d, uids[d.Name])
+		if errors.Is(err, errSelfServiceGone) {
+			continue // its owner deleted it: dropped from the status
+		}
 		o.namespaces = append(o.namespaces, st)
 		switch {
 		case errors.Is(err, ErrConflict):
@@ -45,8 +49,30 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 			}
 		}
 	}
+	for _, b := range tenant.Bindings(t) {
+		if err := r.client.Apply(ctx, b, applyOpts...); err != nil {
+			o.fail(&conditionError{condition: v1alpha1.ConditionAccessReady,
+				err: fmt.Errorf("applying ValidatingAdmissionPolicyBinding %s: %w", *b.Name, err)})
+		}
+	}
+	if role, binding := tenant.SelfServiceAccess(t); role != nil {
+		for _, obj := range []runtime.ApplyConfiguration{role, binding} {
+			if err := r.client.Apply(ctx, obj, applyOpts...); err != nil {
+				o.fail(&conditionError{condition: v1alpha1.ConditionAccessReady, err: fmt.Errorf("applying the owners' self-service access: %w", err)})
+			}
+		}
+	}
 	return o
 }
+
+// The per-Tenant bindings of the chart's admission policies (ADR 0270):
+//
+// +kubebuilder:rbac:groups=admissionregistration.k8s.io,resources=validatingadmissionpolicybindings,verbs=get;create;update;patch;delete
+//
+// The owners' self-service access (ClusterRole and ClusterRoleBinding per
+// Tenant with spec.selfService, ADR 0271):
+//
+// +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=clusterroles;clusterrolebindings,verbs=get;create;update;patch;delete
 
 // applyNamespace makes sure the namespace exists, is this tenant's and
 // carries the desired metadata. A namespace the operator created is applied
@@ -65,6 +91,9 @@ func (r *Reconciler) applyNamespace(ctx context.Context, t *v1alpha1.Tenant, d t
 			return missing, kindError(tenant.KindNamespace, fmt.Errorf("applying namespace %s: %w", d.Name, err))
 		}
 		// Not the namespace the operator created: gone, or replaced.
+		if d.SelfService {
+			return missing, errSelfServiceGone
+		}
 		d.Namespace.UID = nil
 	}
 	ns, err := newNamespace(d)
@@ -121,8 +150,12 @@ func applied(d tenant.Namespace, uid types.UID) v1alpha1.NamespaceStatus {
 	if s := d.Namespace.Status; s != nil && s.Phase != nil && *s.Phase != "" {
 		p = v1alpha1.NamespacePhase(*s.Phase)
 	}
-	return v1alpha1.NamespaceStatus{Name: d.Name, Phase: p, UID: uid}
+	return v1alpha1.NamespaceStatus{Name: d.Name, Phase: p, UID: uid, SelfService: d.SelfService}
 }
+
+// errSelfServiceGone: a self-service namespace recorded by UID no longer
+// exists (or another one has its name); the operator never creates one.
+var errSelfServiceGone = errors.New("self-service namespace gone")
 
 func phase(ns *corev1.Namespace) v1alpha1.NamespacePhase {
 	if ns.Status.Phase == "" {

@@ -48,6 +48,9 @@ const (
 	EventProvisioned          = "Provisioned"
 	EventProvisioningFailed   = "ProvisioningFailed"
 	EventDeprovisioningFailed = "DeprovisioningFailed"
+	// EventSelfServiceOverLimit: more self-service namespaces exist than
+	// spec.selfService.maxNamespaces (concurrent creations); none deleted.
+	EventSelfServiceOverLimit = "SelfServiceOverLimit"
 )
 
 // Defaults of Options.
@@ -94,6 +97,7 @@ type Reconciler struct {
 	recorder events.EventRecorder
 	opts     Options
 	drift    *driftSet
+	adopt    *adoptSet
 	children *childWatch
 }
 
@@ -148,6 +152,7 @@ func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
 		recorder: mgr.GetEventRecorder(Name),
 		opts:     opts,
 		drift:    newDriftSet(),
+		adopt:    newAdoptSet(),
 	}
 	if err := registerMetrics(mgr.GetCache()); err != nil {
 		return nil, err
@@ -161,6 +166,7 @@ func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
 		tenants: mgr.GetClient(),
 		synced:  mgr.GetCache().WaitForCacheSync,
 		drift:   r.drift,
+		adopt:   r.adopt,
 		log:     mgr.GetLogger().WithName("children"),
 	}
 	var rec reconcile.Reconciler = r

@@ -159,8 +159,14 @@ func TestOneReconcilePerCreation(t *testing.T) {
 	if objects != 15 {
 		t.Fatalf("the test Tenant has %d objects, want 15", objects)
 	}
-	if r := reqs.about("lean-once"); len(r) != objects+3 {
-		t.Errorf("%d requests for a Tenant of %d objects, want %d:\n%s", len(r), objects, objects+3, strings.Join(r, "\n"))
+	// Plus N = 2: the Tenant's bindings of the self-service and rules
+	// admission policies (ADR 0270).
+	n := len(tenant.Bindings(got))
+	if n != 2 {
+		t.Fatalf("the Tenant has %d policy bindings, want 2", n)
+	}
+	if r := reqs.about("lean-once"); len(r) != objects+3+n {
+		t.Errorf("%d requests for a Tenant of %d objects, want %d:\n%s", len(r), objects, objects+3+n, strings.Join(r, "\n"))
 	}
 }
 

@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
+
+	corev1 "k8s.io/api/core/v1"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -21,6 +24,12 @@ import (
 // and reports in status. With nothing changed it makes no request.
 func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconcile.Result, error) {
 	old := t.DeepCopy()
+	found := r.adopt.take(t.Name)
+	for _, ns := range found {
+		if !slices.ContainsFunc(t.Status.Namespaces, func(s v1alpha1.NamespaceStatus) bool { return s.Name == ns.Name }) {
+			t.Status.Namespaces = append(t.Status.Namespaces, ns)
+		}
+	}
 	desired := tenant.Desired(t)
 	hash := tenant.Hash(desired)
 	drifted := r.drift.take(t.Name)
@@ -38,6 +47,7 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 		o.fail(err)
 	}
 	o.report(t)
+	overLimit := r.selfServiceLimit(t)
 	if o.inCluster() {
 		t.Status.AppliedHash = hash
 	} else {
@@ -71,6 +81,9 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 		return reconcile.Result{}, err
 	}
 	r.postEvents(old, t, provisioned, external)
+	if overLimit != "" && !meta.IsStatusConditionFalse(old.Status.Conditions, v1alpha1.ConditionSelfServiceWithinLimit) {
+		r.recorder.Eventf(t, nil, corev1.EventTypeWarning, EventSelfServiceOverLimit, "SelfService", "%s", overLimit)
+	}
 
 	switch {
 	case o.err() != nil:
@@ -85,6 +98,29 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 		return reconcile.Result{RequeueAfter: min(o.wait, r.opts.ResyncPeriod)}, nil
 	}
 	return reconcile.Result{RequeueAfter: r.opts.ResyncPeriod}, nil
+}
+
+// selfServiceLimit sets SelfServiceWithinLimit when spec.selfService is
+// set (removes it otherwise) and returns the message when the recorded
+// self-service namespaces exceed maxNamespaces: concurrent creations
+// admitted against the same recorded count. None is deleted (ADR 0271).
+func (r *Reconciler) selfServiceLimit(t *v1alpha1.Tenant) string {
+	if t.Spec.SelfService == nil {
+		meta.RemoveStatusCondition(&t.Status.Conditions, v1alpha1.ConditionSelfServiceWithinLimit)
+		return ""
+	}
+	n := int32(len(tenant.SelfServiceNamespaces(t)))
+	max := t.Spec.SelfService.MaxNamespaces
+	c := metav1.Condition{Type: v1alpha1.ConditionSelfServiceWithinLimit, Status: metav1.ConditionTrue, ObservedGeneration: t.Generation,
+		Reason: v1alpha1.ReasonWithinLimit, Message: fmt.Sprintf("%d of %d self-service namespaces", n, max)}
+	msg := ""
+	if n > max {
+		msg = fmt.Sprintf("%d self-service namespaces exist, %d more than maxNamespaces %d (created concurrently); none is deleted: %s",
+			n, n-max, max, strings.Join(tenant.SelfServiceNamespaces(t), ", "))
+		c.Status, c.Reason, c.Message = metav1.ConditionFalse, v1alpha1.ReasonOverLimit, msg
+	}
+	meta.SetStatusCondition(&t.Status.Conditions, c)
+	return msg
 }
 
 // outcome collects what one reconcile found, per condition.

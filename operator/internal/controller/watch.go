@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/go-logr/logr"
@@ -96,6 +97,7 @@ type childWatch struct {
 	tenants client.Reader // the manager's cache of Tenants
 	synced  func(context.Context) bool
 	drift   *driftSet
+	adopt   *adoptSet
 	log     logr.Logger
 
 	once  sync.Once
@@ -192,6 +194,10 @@ func (w *childWatch) check(ctx context.Context, k childKind, u *unstructured.Uns
 	// The controller reference names the Tenant even when someone removed
 	// the label (the watch then reports the child as deleted).
 	ref := metav1.GetControllerOf(u)
+	if ref == nil && k.kind == tenant.KindNamespace && !gone {
+		w.selfService(ctx, u, q)
+		return
+	}
 	if ref == nil || ref.Kind != "Tenant" || ref.APIVersion != v1alpha1.GroupVersion.String() {
 		return
 	}
@@ -230,6 +236,62 @@ func (w *childWatch) check(ctx context.Context, k childKind, u *unstructured.Uns
 		w.drift.mark(name)
 		q.Add(req)
 	}
+}
+
+// selfService hands a namespace carrying a tenant's label and no
+// controller reference to that Tenant's next reconcile when the Tenant
+// has spec.selfService, the name is <tenant>-… and not declared, and it is
+// not recorded yet: admission let only the tenant's owners (or the exempt)
+// create it (ADR 0271).
+func (w *childWatch) selfService(ctx context.Context, u *unstructured.Unstructured, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	name := u.GetLabels()[v1alpha1.TenantLabel]
+	var t v1alpha1.Tenant
+	if name == "" || w.tenants.Get(ctx, client.ObjectKey{Name: name}, &t) != nil {
+		return
+	}
+	if t.Spec.SelfService == nil || t.Spec.Paused || !t.DeletionTimestamp.IsZero() || u.GetDeletionTimestamp() != nil ||
+		!strings.HasPrefix(u.GetName(), t.Name+"-") || tenant.Declared(&t, u.GetName()) {
+		return
+	}
+	for _, ns := range t.Status.Namespaces {
+		if ns.Name == u.GetName() {
+			return
+		}
+	}
+	w.log.V(1).Info("self-service namespace", "tenant", name, "namespace", u.GetName())
+	w.adopt.add(name, u.GetName(), u.GetUID())
+	q.Add(reconcile.Request{NamespacedName: types.NamespacedName{Name: name}})
+}
+
+// adoptSet holds, per Tenant, the self-service namespaces the watch found
+// and its next reconcile records, by UID.
+type adoptSet struct {
+	mu    sync.Mutex
+	names map[string]map[string]types.UID
+}
+
+func newAdoptSet() *adoptSet { return &adoptSet{names: map[string]map[string]types.UID{}} }
+
+func (a *adoptSet) add(t, ns string, uid types.UID) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.names[t] == nil {
+		a.names[t] = map[string]types.UID{}
+	}
+	a.names[t][ns] = uid
+}
+
+// take returns the namespaces found for t, sorted, and forgets them.
+func (a *adoptSet) take(t string) []v1alpha1.NamespaceStatus {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	var out []v1alpha1.NamespaceStatus
+	for ns, uid := range a.names[t] {
+		out = append(out, v1alpha1.NamespaceStatus{Name: ns, Phase: v1alpha1.NamespaceActive, UID: uid, SelfService: true})
+	}
+	delete(a.names, t)
+	slices.SortFunc(out, func(a, b v1alpha1.NamespaceStatus) int { return strings.Compare(a.Name, b.Name) })
+	return out
 }
 
 // missing enqueues every converged Tenant one of whose desired children of

@@ -8,6 +8,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
@@ -36,6 +37,10 @@ const (
 type Namespace struct {
 	// Name is the full namespace name, <tenant>-<name>.
 	Name string
+	// SelfService marks a namespace an owner created (recorded in
+	// status.namespaces with selfService): it gets everything a declared
+	// one gets, and is never created again once deleted (ADR 0271).
+	SelfService bool
 	// Namespace is the namespace itself.
 	Namespace *corev1ac.NamespaceApplyConfiguration
 	// RoleBindings are the owners' bindings followed by the additional ones.
@@ -78,16 +83,23 @@ func OwnerReference(t *v1alpha1.Tenant) *metav1ac.OwnerReferenceApplyConfigurati
 // Desired returns, in spec order, what every namespace of t should contain.
 func Desired(t *v1alpha1.Tenant) []Namespace {
 	names := make([]string, 0, len(t.Spec.Namespaces))
+	entries := slices.Clone(t.Spec.Namespaces)
 	for _, ns := range t.Spec.Namespaces {
 		names = append(names, NamespaceName(t.Name, ns.Name))
 	}
+	declared := len(names)
+	for _, ns := range SelfServiceNamespaces(t) {
+		names = append(names, ns)
+		entries = append(entries, v1alpha1.Namespace{Name: ns[len(t.Name)+1:]})
+	}
 	sortedNames := slices.Sorted(slices.Values(names))
 
-	out := make([]Namespace, 0, len(t.Spec.Namespaces))
-	for i, ns := range t.Spec.Namespaces {
+	out := make([]Namespace, 0, len(entries))
+	for i, ns := range entries {
 		name := names[i]
 		d := Namespace{
 			Name:            name,
+			SelfService:     i >= declared,
 			Namespace:       namespace(t, ns, name),
 			RoleBindings:    roleBindings(t, name),
 			Quota:           quota(t, name),
@@ -97,6 +109,30 @@ func Desired(t *v1alpha1.Tenant) []Namespace {
 		out = append(out, d)
 	}
 	return out
+}
+
+// SelfServiceNamespaces lists, in status order, the self-service
+// namespaces recorded in t's status that are named <tenant>-… and not
+// declared in its spec (a declared name is never taken over silently).
+func SelfServiceNamespaces(t *v1alpha1.Tenant) []string {
+	var out []string
+	for _, ns := range t.Status.Namespaces {
+		if !ns.SelfService || !strings.HasPrefix(ns.Name, t.Name+"-") || Declared(t, ns.Name) {
+			continue
+		}
+		out = append(out, ns.Name)
+	}
+	return out
+}
+
+// Declared reports whether namespace name is one of t's spec.namespaces.
+func Declared(t *v1alpha1.Tenant, name string) bool {
+	for _, ns := range t.Spec.Namespaces {
+		if NamespaceName(t.Name, ns.Name) == name {
+			return true
+		}
+	}
+	return false
 }
 
 // namespace merges metadata with this precedence, lowest first:

@@ -115,7 +115,8 @@ func testRBACProof(t *testing.T, cp *controlplane.ControlPlane, k kubectl) {
 				r.Values = []string{writeValues(t, tt.drop)}
 			}
 			_, objs := r.render(t)
-			k.applyObjects(only(objs, "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding"))
+			k.applyObjects(only(objs, "ServiceAccount", "ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding",
+				"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding"))
 			sa := name + "-tenant-operator"
 			d := index(objs)["Deployment/"+sa]
 			if d == nil {
@@ -173,6 +174,9 @@ func provisionAndDelete(t *testing.T, cp *controlplane.ControlPlane, operator st
 			"limits":     map[string]any{"default": map[string]any{"memory": "128Mi"}},
 			"additionalRoleBindings": []any{map[string]any{"clusterRole": "view", "subjects": []any{
 				map[string]any{"kind": "Group", "name": "auditors", "apiGroup": "rbac.authorization.k8s.io"}}}},
+			// The owners' self-service access: a ClusterRole and binding
+			// the operator must be allowed to write (ADR 0271).
+			"selfService": map[string]any{"maxNamespaces": int64(1)},
 		},
 	}}
 	if _, err := dyn.Resource(tenantGVR).Create(ctx, tn, metav1.CreateOptions{}); err != nil {

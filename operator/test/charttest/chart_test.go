@@ -28,9 +28,17 @@ type check func(t *testing.T, objs map[string]*unstructured.Unstructured)
 // operatorChecks and pinbotChecks hold the assertions of every values
 // scenario: "" is the chart's defaults, the others its ci/ files. A ci file
 // without an entry fails TestChartTemplate, so no scenario goes unchecked.
+// policyKinds are the admission policies and their static bindings the
+// operator chart renders from files/policies/policies.yaml (ADR 0270).
+var policyKinds = []string{"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicy",
+	"ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicyBinding"}
+
+// withPolicies appends policyKinds to kinds.
+func withPolicies(kinds ...string) []string { return append(kinds, policyKinds...) }
+
 var operatorChecks = map[string]check{
 	"": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount")
+		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount")...)
 		d := objs["Deployment/ops-tenant-operator"]
 		if got := nested[int64](t, d, "spec", "replicas"); got != 2 {
 			t.Errorf("replicas = %d, want 2", got)
@@ -91,7 +99,7 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/metrics-off-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "ServiceAccount")
+		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "ServiceAccount")...)
 		d := objs["Deployment/ops-tenant-operator"]
 		wantArgs(t, d, []string{"--metrics-bind-address=0"})
 		for _, p := range nested[[]any](t, d, "spec", "template", "spec", "containers")[0].(map[string]any)["ports"].([]any) {
@@ -101,7 +109,7 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/servicemonitor-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount", "ServiceMonitor")
+		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount", "ServiceMonitor")...)
 		sm := objs["ServiceMonitor/ops-tenant-operator"]
 		if sm.GetLabels()["release"] != "prometheus" {
 			t.Errorf("ServiceMonitor labels = %v, want release=prometheus among them", sm.GetLabels())
@@ -130,7 +138,7 @@ var operatorChecks = map[string]check{
 	},
 	"ci/extrarules-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
 		// podDisruptionBudget.enabled with one replica renders no PDB.
-		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Service", "ServiceAccount")
+		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Service", "ServiceAccount")...)
 		d := objs["Deployment/ops-tenant-operator"]
 		wantArgs(t, d, []string{"--leader-elect=false"})
 		if got := nested[int64](t, d, "spec", "replicas"); got != 1 {
@@ -177,7 +185,7 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/no-crds-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, "ClusterRole", "ClusterRole", "ClusterRoleBinding", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount")
+		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount")...)
 	},
 }
 
