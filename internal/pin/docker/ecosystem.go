@@ -19,7 +19,6 @@ var Definition = manifest.Definition{
 	Formats: []manifest.Format{
 		{Name: "Dockerfile", Match: isDockerfilePath, Read: readDockerfile},
 		{Name: "compose file", Match: isComposePath, Read: readCompose, ViaResolver: true},
-		{Name: "Helm values", Match: manifest.Base("values.yaml", "values.yml"), Read: readHelmValues},
 	},
 	Inputs:  Inputs,
 	Resolve: resolveCompose,
@@ -76,9 +75,6 @@ var Inputs = []manifest.Input{
 	{Files: ".env beside a compose file", Role: "variables Compose interpolates into image references and build args",
 		Example: "deploy/.env", Match: manifest.Base(".env"), Evaluated: true,
 		Doc: "https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/"},
-	{Files: "values.yaml, values.yml (Helm charts)", Role: "container images a chart deploys (image.repository and image.tag)",
-		Example: "charts/app/values.yaml", Match: manifest.Base("values.yaml", "values.yml"), Evaluated: true,
-		Doc: "https://docs.renovatebot.com/modules/manager/helm-values/"},
 	{Files: "docker-bake.hcl, docker-bake.json", Role: "Buildx Bake targets and their args", Example: "docker-bake.hcl",
 		Match: manifest.Base("docker-bake.hcl", "docker-bake.json"), Doc: "https://docs.docker.com/build/bake/reference/"},
 }
