@@ -12,7 +12,6 @@ import (
 // commit before it, values.yaml was read by nothing and every case that
 // moves the pin was not-applicable.
 func TestHelmValuesImages(t *testing.T) {
-	const moves Verdict = "moves" // block, or pending while the verification runs
 	const chart = "apiVersion: v2\nname: app\nversion: 1.0.0\nappVersion: \"2.1.0\"\n"
 	values := func(image string) map[string]string {
 		return map[string]string{
