@@ -27,11 +27,23 @@ func isHelmValuesPath(p string) bool {
 // chart's templates (usually .Chart.AppVersion), which pinbot does not
 // render: it is not read here.
 func readHelmValues(name string, data []byte) (manifest.Parsed, error) {
+	deps, _, err := helmValues(name, data)
+	if err != nil {
+		return manifest.Parsed{}, err
+	}
+	return manifest.Parsed{Deps: deps}, nil
+}
+
+// helmValues returns the images of a values file and, apart, those whose
+// tag and digest are empty (Pkg, Section and Line set): the chart's
+// templates choose their version.
+func helmValues(name string, data []byte) ([]manifest.Dep, []manifest.Unresolved, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return manifest.Parsed{}, manifest.YAMLError(name, 1, err)
+		return nil, nil, manifest.YAMLError(name, 1, err)
 	}
 	var out []manifest.Dep
+	var templated []manifest.Unresolved
 	var errs []error
 	var walk func(n *yaml.Node, at string)
 	walk = func(n *yaml.Node, at string) {
@@ -59,6 +71,8 @@ func readHelmValues(name string, data []byte) (manifest.Parsed, error) {
 				switch {
 				case err != nil:
 					errs = append(errs, &manifest.ReadError{Path: name, Line: line, Err: fmt.Errorf("%s: %w", sect, err)})
+				case ok && dep.Value == "":
+					templated = append(templated, manifest.Unresolved{Pkg: dep.Pkg, Section: sect, Path: name, Line: val.Line})
 				case ok:
 					dep.Section = sect
 					out = append(out, dep)
@@ -70,9 +84,38 @@ func readHelmValues(name string, data []byte) (manifest.Parsed, error) {
 	}
 	walk(&root, "")
 	if len(errs) > 0 {
-		return manifest.Parsed{}, errors.Join(errs...)
+		return nil, nil, errors.Join(errs...)
 	}
-	return manifest.Parsed{Deps: out}, nil
+	return out, templated, nil
+}
+
+// valuesModule resolves a chart's values file for the Docker resolver: its
+// images, and for each image whose tag is left to the templates an
+// Unresolved naming the chart's appVersion (the usual default), so that a
+// change to the values or to Chart.yaml fails closed for a pin of it.
+func valuesModule(p string, files map[string][]byte) (manifest.Module, error) {
+	m := manifest.Module{Path: p, Inputs: []string{p}}
+	deps, templated, err := helmValues(p, files[p])
+	if err != nil {
+		return m, err
+	}
+	m.Deps = deps
+	chart, appVersion := path.Join(path.Dir(p), "Chart.yaml"), ""
+	if data, ok := files[chart]; ok {
+		m.Inputs = append(m.Inputs, chart)
+		var c struct {
+			AppVersion string `yaml:"appVersion"`
+		}
+		if yaml.Unmarshal(data, &c) == nil {
+			appVersion = c.AppVersion
+		}
+	}
+	for _, u := range templated {
+		u.By, u.At = chart+" appVersion", appVersion
+		u.Reason = fmt.Sprintf("%s leaves the tag of %s to the chart's templates (usually %s's appVersion); pinbot does not render templates", u.Section, u.Pkg, chart)
+		m.Unresolved = append(m.Unresolved, u)
+	}
+	return m, nil
 }
 
 // valuesImage reads one value under an image key: ok is false for a value
@@ -102,12 +145,16 @@ func valuesImage(n *yaml.Node) (dep manifest.Dep, ok bool, line int, err error) 
 			return manifest.Dep{}, false, t.Line, fmt.Errorf("tag: want a scalar")
 		}
 		tag, digest := strings.TrimSpace(tag), strings.TrimSpace(scalarAt(n, "digest"))
-		if tag == "" && digest == "" {
-			return manifest.Dep{}, false, 0, nil
-		}
 		ref := strings.TrimSpace(repo.Value)
 		if reg := strings.Trim(strings.TrimSpace(scalarAt(n, "registry")), "/"); reg != "" {
 			ref = reg + "/" + ref
+		}
+		if tag == "" && digest == "" {
+			pkg, _, err := ParseImageRef(ref)
+			if err != nil {
+				return manifest.Dep{}, false, n.Line, err
+			}
+			return manifest.Dep{Eco: Name, Pkg: pkg}, true, 0, nil // the version is the templates'
 		}
 		if tag != "" {
 			ref += ":" + tag

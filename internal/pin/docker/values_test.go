@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/kubetenant/kubetenant/internal/pin/manifest"
+	"github.com/kubetenant/kubetenant/internal/pin/manifest/manifesttest"
 )
 
 func TestReadHelmValues(t *testing.T) {
@@ -67,5 +68,13 @@ func FuzzReadHelmValues(f *testing.F) {
 				t.Fatalf("dep %+v", d)
 			}
 		}
+	})
+}
+
+// FuzzResolveValues resolves a chart's values with its Chart.yaml.
+func FuzzResolveValues(f *testing.F) {
+	f.Add([]byte("image:\n  repository: acme/api\n  tag: \"\"\nredis:\n  image: bitnami/redis:7.2.4\n"), []byte("apiVersion: v2\nname: app\nappVersion: \"2.1.0\"\n"))
+	f.Fuzz(func(t *testing.T, values, chart []byte) {
+		manifesttest.CheckResolver(t, resolveCompose, map[string][]byte{"charts/app/values.yaml": values, "charts/app/Chart.yaml": chart})
 	})
 }

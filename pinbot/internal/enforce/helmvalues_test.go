@@ -43,7 +43,7 @@ func TestHelmValuesImages(t *testing.T) {
 			"sidecars:\n  - name: cache\n    image: bitnami/redis:7.4.0\n", moves},
 		{"the tag left to the chart's templates", redis,
 			"image:\n  repository: bitnami/redis\n  tag: 7.2.4\n",
-			"image:\n  repository: bitnami/redis\n  tag: \"\"\n", moves},
+			"image:\n  repository: bitnami/redis\n  tag: \"\"\n", Error},
 		{"another image moves", redis,
 			"image:\n  repository: bitnami/redis\n  tag: 7.2.4\nexporter:\n  image:\n    repository: oliver006/redis_exporter\n    tag: v1.58.0\n",
 			"image:\n  repository: bitnami/redis\n  tag: 7.2.4\nexporter:\n  image:\n    repository: oliver006/redis_exporter\n    tag: v1.62.0\n", NotApplicable},
@@ -65,6 +65,30 @@ func TestHelmValuesImages(t *testing.T) {
 			if r.Verdict != tc.want {
 				t.Fatalf("verdict %s, want %s\nchanges: %v\nerrors: %v", r.Verdict, tc.want, r.Changes, r.Errors)
 			}
+			if tc.want == Error && !strings.Contains(strings.Join(r.Errors, "\n"), "charts/app/values.yaml:3: image leaves the tag of bitnami/redis to the chart's templates") {
+				t.Errorf("the error does not name the values line and the templates: %v", r.Errors)
+			}
 		})
 	}
+}
+
+// TestHelmAppVersionUnderAnEmptyTag: a values image whose tag is empty takes
+// its version from the chart's templates, usually Chart.yaml's appVersion;
+// a change to appVersion (or to the values) cannot be shown to keep a pin
+// of that image, and is nothing for a pin of another image or of an image
+// whose tag the values fix.
+func TestHelmAppVersionUnderAnEmptyTag(t *testing.T) {
+	chart := func(app string) string {
+		return "apiVersion: v2\nname: app\nversion: 1.0.0\nappVersion: \"" + app + "\"\n"
+	}
+	const vals = "image:\n  repository: acme/api\n  tag: \"\"\nredis:\n  image:\n    repository: bitnami/redis\n    tag: 7.2.4\n"
+	base := map[string]string{"charts/app/Chart.yaml": chart("2.1.0"), "charts/app/values.yaml": vals}
+	head := with(base, map[string]string{"charts/app/Chart.yaml": chart("2.2.0")})
+	runTreeCases(t, []treeCase{
+		{name: "appVersion moves under a pinned image's empty tag", pins: []pin.Pin{ecoPin(pin.Docker, "acme/api", "2.1.0")},
+			base: base, head: head, want: Error,
+			says: []string{"charts/app/values.yaml:2: image leaves the tag of acme/api to the chart's templates", "pinbot cannot prove it stays 2.1.0"}},
+		{name: "a pin of the image whose tag the values fix", pins: []pin.Pin{ecoPin(pin.Docker, "bitnami/redis", "7.2.4")},
+			base: base, head: head, want: NotApplicable},
+	})
 }
