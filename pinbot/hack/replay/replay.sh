@@ -78,6 +78,30 @@ moves() {
 		awk -F'\t' '!seen[$1]++'
 }
 
+# renovate_move prints "package<TAB>from<TAB>to" for a Renovate commit
+# titled "update X to vB" / "update X docker tag to vB" / "update X action
+# to vB", which names no old version: the old one is read from the commit's
+# word diff, where the word holding B replaced one of the same shape.
+renovate_move() { # dir commit
+	local subj pkg to
+	subj=$(git -C "$1" log -1 --format=%s "$2")
+	read -r pkg to < <(sed -nE 's/^.*[Uu]pdate (dependency |module |image )?([A-Za-z0-9@][A-Za-z0-9@._:\/-]*)( docker tag| docker digest| action| digest)? to v?([0-9][0-9A-Za-z.+_-]*).*$/\2 \4/p' <<<"$subj") || return 0
+	[ -n "$to" ] || return 0
+	git -C "$1" diff --word-diff=porcelain "$2^" "$2" 2>/dev/null | perl -ne '
+		BEGIN { $to = shift @ARGV }
+		chomp;
+		if (/^-(.*)/) { $old = $1; next }
+		if (/^\+(.*)/ && defined $old) {
+			my $new = $1; my $i = index($new, $to);
+			if ($i >= 0) {
+				my $pre = quotemeta(substr($new, 0, $i));
+				if ($old =~ /^${pre}v?([0-9][0-9A-Za-z.+_-]*[0-9A-Za-z])/ && $1 ne $to) { print "$1\n"; exit }
+			}
+		}
+		undef $old if !/^[-+]/;
+	' "$to" | head -1 | sed "s|^|$pkg\t|; s|\$|\t$to|"
+}
+
 pinadr() { # ecosystem package version
 	cat <<ADR
 ---
@@ -141,6 +165,7 @@ for g in "$@"; do
 		eco=$(git -C "$dir" diff-tree --no-commit-id --name-only -r "$c" | ecosystem_of)
 		[ -n "$eco" ] || continue
 		git -C "$dir" log -1 --format='%s%n%b' "$c" | moves >"$work/moves"
+		[ -s "$work/moves" ] || renovate_move "$dir" "$c" >"$work/moves"
 		[ -s "$work/moves" ] || continue
 		printf '%s\t%s\t%s\n' "$c" "$eco" "$(head -1 "$work/moves")" >>"$work/cands"
 		cut -f1 "$work/moves" | sed "s|^|$c\t|" >>"$work/named"
