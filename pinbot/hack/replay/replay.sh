@@ -13,7 +13,8 @@
 #            (cherry-picked, author and message kept); want block.
 #   control: the same, pinning instead another package Y of that ecosystem
 #            (one another bot commit of the repository moves, at its "from"
-#            version) that C does not name; want not-applicable or allow.
+#            version) that C neither names nor shows in its diff; want
+#            not-applicable or allow.
 # A block of the control is a false block. An error is counted apart when
 # the verdict names what could not be resolved ("cannot prove", or an input
 # pinbot does not evaluate "which may move the pin": issue 23 item 2) and as
@@ -99,7 +100,7 @@ renovate_move() { # dir commit
 			}
 		}
 		undef $old if !/^[-+]/;
-	' "$to" | head -1 | sed "s|^|$pkg\t|; s|\$|\t$to|"
+	' "$to" | head -1 | sed "s|^|$pkg\t|; s|\$|\t$to|" || true # git diff may die of SIGPIPE once perl has its answer
 }
 
 pinadr() { # ecosystem package version
@@ -157,8 +158,9 @@ for g in "$@"; do
 	[ "$name" = repo ] || [ "$name" = .git ] && name=$(basename "$(dirname "$(cd "$g" && cd "$(git rev-parse --git-dir)" && pwd)")")
 	dir="$work/$name"
 	git clone -q --shared --no-checkout "$g" "$dir"
-	# Candidate commits: bot authors, one parent, newest first.
-	git -C "$dir" log --no-merges --format='%H' --author='dependabot' --author='renovate' HEAD >"$work/commits"
+	# Candidate commits: bot authors, one parent, newest first (the newest
+	# 25 × MAX of them).
+	git -C "$dir" log --no-merges --format='%H' --author='dependabot' --author='renovate' -n $((max * 25)) HEAD >"$work/commits"
 	: >"$work/cands"
 	: >"$work/named"
 	while read -r c; do
@@ -174,8 +176,17 @@ for g in "$@"; do
 	declare -A commits=() correct=() missed=() falseb=() errs=() unres=()
 	while IFS=$'\t' read -r c eco pkg from to; do
 		# The control: another package a bot commit of this ecosystem moves.
-		ctl=$(awk -F'\t' -v c="$c" -v e="$eco" 'FILENAME == ARGV[1] { if ($1 == c) named[$2] = 1; next }
-			$2 == e && !($3 in named) { print $3 "\t" $4; exit }' "$work/named" "$work/cands")
+		# A package the commit names or whose name its diff shows (a lock's
+		# transitive entries move unnamed) is no control.
+		git -C "$dir" diff "$c^" "$c" >"$work/diff"
+		ctl=""
+		while IFS=$'\t' read -r _ ce cp cf _; do
+			[ "$ce" = "$eco" ] || continue
+			grep -q "^$c"$'\t'"$cp\$" "$work/named" && continue
+			grep -qF -- "$cp" "$work/diff" && continue
+			ctl="$cp"$'\t'"$cf"
+			break
+		done <"$work/cands"
 		mv=$(evaluate "$dir" "$c" "$eco" "$pkg" "$from")
 		[ "$mv" = skip ] && continue
 		cv=none
