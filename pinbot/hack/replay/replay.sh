@@ -88,6 +88,9 @@ renovate_move() { # dir commit
 	subj=$(git -C "$1" log -1 --format=%s "$2")
 	read -r pkg to < <(sed -nE 's/^.*[Uu]pdate (dependency |module |image )?([A-Za-z0-9@][A-Za-z0-9@._:\/-]*)( docker tag| docker digest| action| digest)? to v?([0-9][0-9A-Za-z.+_-]*).*$/\2 \4/p' <<<"$subj") || return 0
 	[ -n "$to" ] || return 0
+	# A group's title ("update angular to v21") names no package the diff
+	# shows as a word of its own: no move to pin.
+	git -C "$1" diff "$2^" "$2" | grep -qE "(^|[^A-Za-z0-9@._-])$(sed 's/[.[\*^$()+?{|]/\\&/g' <<<"$pkg")([^A-Za-z0-9/._-]|\$)" || return 0
 	git -C "$1" diff --word-diff=porcelain "$2^" "$2" 2>/dev/null | perl -ne '
 		BEGIN { $to = shift @ARGV }
 		chomp;
