@@ -19,6 +19,7 @@ var Definition = manifest.Definition{
 	Formats: []manifest.Format{
 		{Name: "Dockerfile", Match: isDockerfilePath, Read: readDockerfile},
 		{Name: "compose file", Match: isComposePath, Read: readCompose, ViaResolver: true},
+		{Name: "Helm values", Match: isHelmValuesPath, Read: readHelmValues, ViaResolver: true},
 	},
 	Inputs:  Inputs,
 	Resolve: resolveCompose,
@@ -77,4 +78,8 @@ var Inputs = []manifest.Input{
 		Doc: "https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/"},
 	{Files: "docker-bake.hcl, docker-bake.json", Role: "Buildx Bake targets and their args", Example: "docker-bake.hcl",
 		Match: manifest.Base("docker-bake.hcl", "docker-bake.json"), Doc: "https://docs.docker.com/build/bake/reference/"},
+	{Files: "values.yaml, values.yml at any depth (Renovate's helm-values manager)", Role: "a chart's images: *image keys with repository and tag or version, registry, digest, or a plain reference",
+		Example: "charts/app/values.yaml", Match: isHelmValuesPath, Evaluated: true, Doc: "https://docs.renovatebot.com/modules/manager/helm-values/"},
+	{Files: "Chart.yaml beside a values file", Role: "appVersion, the usual default of an image tag the values leave empty (unresolved for a pin of that image)",
+		Example: "charts/web/Chart.yaml", Match: manifest.Base("Chart.yaml"), Evaluated: true, Doc: "https://helm.sh/docs/topics/charts/#the-chartyaml-file"},
 }

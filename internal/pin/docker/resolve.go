@@ -30,13 +30,17 @@ func resolveCompose(files map[string][]byte) ([]manifest.Module, error) {
 	var out []manifest.Module
 	var paths []string
 	for p := range files {
-		if isComposePath(p) {
+		if isComposePath(p) || isHelmValuesPath(p) {
 			paths = append(paths, p)
 		}
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
-		m, err := composeModule(p, files)
+		module := composeModule
+		if isHelmValuesPath(p) {
+			module = valuesModule // ADR 0256
+		}
+		m, err := module(p, files)
 		if err != nil {
 			errs = append(errs, err)
 			continue

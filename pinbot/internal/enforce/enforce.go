@@ -378,7 +378,7 @@ func keptElsewhere(p pin.Pin, c pin.Change, changes, kept []pin.Change) (pin.Cha
 		}
 	}
 	for _, o := range kept {
-		if holds(o) && sameConsumer(c.Manifest, o.Manifest) {
+		if holds(o) && sameConsumer(c.Ecosystem, c.Manifest, o.Manifest) {
 			return o, true
 		}
 	}
@@ -387,9 +387,24 @@ func keptElsewhere(p pin.Pin, c pin.Change, changes, kept []pin.Change) (pin.Cha
 
 // sameConsumer reports whether the manifest keeper is one the build of the
 // manifest at removed resolves: in the same folder or a folder above it.
-func sameConsumer(removed, keeper string) bool {
+// For pip a folder above counts only for a lock file (a workspace's
+// uv.lock, poetry.lock, pdm.lock, Pipfile.lock): a requirements file or
+// pyproject.toml above is another project's (pip reads one only through
+// -r, which the removed file no longer shows), ADR 0257.
+func sameConsumer(eco pin.Ecosystem, removed, keeper string) bool {
 	rd, kd := path.Dir(removed), path.Dir(keeper)
-	return kd == "." || rd == kd || strings.HasPrefix(rd+"/", kd+"/")
+	if rd == kd {
+		return true
+	}
+	above := kd == "." || strings.HasPrefix(rd+"/", kd+"/")
+	if eco == pin.Pip {
+		switch path.Base(keeper) {
+		case "uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock", "pylock.toml":
+			return above
+		}
+		return false
+	}
+	return above
 }
 
 // decidePin fills in the verdict of a change that moves an enforced pin.

@@ -13,6 +13,7 @@ import (
 // do for the others). Keyed by the input's example path.
 var unresolvable = map[string]string{
 	"deploy/.env":                           "TAG=${BASE_TAG}\n",
+	"charts/web/Chart.yaml":                 "apiVersion: v2\nname: web\nversion: 1.0.0\nappVersion: 2.0.0\n",
 	"setup.cfg":                             "[options]\ninstall_requires =\n    pinned @ {env:PINNED_URL}\n",
 	"images/api/Dockerfile":                 "FROM pinned:${TAG}\n",
 	"Gemfile":                               "source \"https://rubygems.org\"\ngem \"pinned\", ENV.fetch(\"PINNED_VERSION\")\n",
@@ -27,6 +28,8 @@ var unresolvable = map[string]string{
 // only matter next to another file.
 var unresolvableBase = map[string]map[string]string{
 	"deploy/.env": {"deploy/compose.yaml": "services:\n  app:\n    image: pinned:${TAG:-1.0.0}\n"},
+	"charts/web/Chart.yaml": {"charts/web/values.yaml": "image:\n  repository: pinned\n  tag: \"\"\n",
+		"charts/web/Chart.yaml": "apiVersion: v2\nname: web\nversion: 1.0.0\nappVersion: 1.0.0\n"},
 	".mvn/maven.config": {"pom.xml": "<project><groupId>g</groupId><artifactId>a</artifactId><version>1</version>" +
 		"<dependencies><dependency><groupId>g</groupId><artifactId>pinned</artifactId><version>1.0.0</version></dependency></dependencies></project>\n"},
 	".mvn/jvm.config": {"pom.xml": "<project><groupId>g</groupId><artifactId>a</artifactId><version>1</version>" +
