@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -11,7 +10,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/spf13/cobra"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
@@ -96,17 +94,18 @@ func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
 	}
 	// Files named on the command line are read before anything is decided:
 	// one that cannot be read is the caller's mistake, not a verdict.
-	var pr *github.PullRequest
+	var pr *source.PullRequestFile
 	if f.pr != "" {
-		pr = new(github.PullRequest)
-		if err := decodeFile("pr", f.pr, pr); err != nil {
+		p, err := decodeFile("pr", f.pr, source.DecodePullRequest)
+		if err != nil {
 			return err
 		}
+		pr = &p
 	}
-	var checks *github.ListCheckRunsResults
+	var runs []enforce.Check
 	if f.checks != "" {
-		checks = new(github.ListCheckRunsResults)
-		if err := decodeFile("checks", f.checks, checks); err != nil {
+		var err error
+		if runs, err = decodeFile("checks", f.checks, source.DecodeCheckRuns); err != nil {
 			return err
 		}
 	}
@@ -135,8 +134,8 @@ func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
 		ref.Owner, ref.Name = githubRemote(repo.RemoteURL(ctx, "origin"))
 	}
 	src := &source.Git{Repo: repo, PR: target.PR}
-	if checks != nil {
-		src.Runs = source.RunsFromGitHub(checks)
+	if f.checks != "" {
+		src.Runs = runs
 	}
 	g := source.NewGatherer(1).Gather(ctx, src, target)
 	res := enforce.Evaluate(g.Input)
@@ -176,41 +175,39 @@ func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
 // the --pr file says about its author, title, body and labels. Only the
 // refs given on the command line count; a --pr naming another head is
 // noted.
-func evaluateTarget(baseSHA, headSHA string, pr *github.PullRequest, stderr io.Writer) (source.Target, render.Repo) {
+func evaluateTarget(baseSHA, headSHA string, pr *source.PullRequestFile, stderr io.Writer) (source.Target, render.Repo) {
 	var ref render.Repo
 	t := source.Target{PR: source.PullRequest{BaseSHA: baseSHA, HeadSHA: headSHA, ChangedFiles: -1, Comments: -1}}
 	if pr != nil {
-		p := source.FromGitHub(pr)
+		p := pr.PR
 		if p.HeadSHA != "" && p.HeadSHA != headSHA {
 			fmt.Fprintf(stderr, "pinbot evaluate: note: --pr says the head is %s, --head resolves to %s; check runs count only on %s\n", p.HeadSHA, headSHA, headSHA)
 		}
 		p.BaseSHA, p.HeadSHA, p.ChangedFiles = baseSHA, headSHA, -1 // the local comparison is complete
 		t.PR = p
 		ref.BaseRef = p.BaseRef
-		if r := pr.GetBase().GetRepo(); r != nil {
-			ref.Owner, ref.Name = r.GetOwner().GetLogin(), r.GetName()
-			ref.ServerURL = serverOf(r.GetHTMLURL())
+		if pr.Owner != "" || pr.Name != "" || pr.HTMLURL != "" {
+			ref.Owner, ref.Name = pr.Owner, pr.Name
+			ref.ServerURL = serverOf(pr.HTMLURL)
 		}
 	}
 	return t, ref
 }
 
-// decodeFile decodes the JSON file named by a flag, rejecting trailing
-// data. Its errors are usage errors naming the flag and the file once.
-func decodeFile(flag, name string, v any) error {
+// decodeFile decodes the JSON file named by a flag with decode. Its errors
+// are usage errors naming the flag and the file once.
+func decodeFile[T any](flag, name string, decode func(io.Reader) (T, error)) (T, error) {
+	var zero T
 	f, err := os.Open(name)
 	if err != nil {
-		return usagef("--%s: %v", flag, err) // the *PathError names the file
+		return zero, usagef("--%s: %v", flag, err) // the *PathError names the file
 	}
 	defer f.Close()
-	dec := json.NewDecoder(f)
-	if err := dec.Decode(v); err != nil {
-		return usagef("--%s %s: decoding JSON: %v", flag, name, err)
+	v, err := decode(f)
+	if err != nil {
+		return zero, usagef("--%s %s: %v", flag, name, err)
 	}
-	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
-		return usagef("--%s %s: decoding JSON: data after the first value", flag, name)
-	}
-	return nil
+	return v, nil
 }
 
 var remoteRE = regexp.MustCompile(`^(?:https://|ssh://git@|git@)github\.com[/:]([A-Za-z0-9-]+)/([A-Za-z0-9._-]+?)(?:\.git)?/?$`)
