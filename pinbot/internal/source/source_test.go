@@ -213,16 +213,17 @@ func workspaceScenario() scenario {
 		msg:    "Require k8s.io/api v0.38.0", pr: githubtest.PROptions{Head: "bump-root", Title: "Require k8s.io/api v0.38.0"}}
 }
 
-// dedupeScenario deletes one of two requirements files that both pin kopf
-// at the ADR's version (issue 17, item 11): the other, untouched, still
-// holds the pin.
+// dedupeScenario deletes one of two requirements files of one project (one
+// folder) that both pin kopf at the ADR's version (issue 17, item 11): the
+// other, untouched, still holds the pin for the same build. A keeper in
+// another folder would not excuse it for pip (ADR 0257).
 func dedupeScenario() scenario {
 	files := map[string]string{
-		"requirements.txt":       "kopf==1.40.1\n",
-		"tools/requirements.txt": "kopf==1.40.1\n",
-		"adr/0083-kopf.md":       "---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: kopf\n    version: 1.40.1\n---\n# 83. Pin kopf\n",
+		"requirements.txt":     "kopf==1.40.1\n",
+		"requirements-dev.txt": "kopf==1.40.1\n",
+		"adr/0083-kopf.md":     "---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: kopf\n    version: 1.40.1\n---\n# 83. Pin kopf\n",
 	}
-	return scenario{name: "dedupe/requirements", files: files, branch: "dedupe", remove: []string{"tools/requirements.txt"},
+	return scenario{name: "dedupe/requirements", files: files, branch: "dedupe", remove: []string{"requirements-dev.txt"},
 		msg: "Drop the duplicate requirements file", pr: githubtest.PROptions{Head: "dedupe", Title: "Drop the duplicate requirements file"}}
 }
 
