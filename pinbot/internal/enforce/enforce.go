@@ -97,6 +97,9 @@ type PullRequest struct {
 	HeadSHA string
 	// BaseRef is the base branch name ("main"); comment links point there.
 	BaseRef string
+	// HeadRef is the head branch name ("renovate/kopf-1.x"), a bot's
+	// signal of lock-file maintenance and security updates (ADR 0273).
+	HeadRef string
 	// Commits are the full messages of the commits between the merge base
 	// and the head, used only to cross-check bot metadata against the files.
 	Commits []string
@@ -176,6 +179,10 @@ type Input struct {
 	// the comment's ignore snippet with the package-ecosystem names the
 	// repository uses; empty when absent.
 	Dependabot dependabot.Config
+	// Advisories are the security advisories affecting the pinned
+	// versions (ADR 0275); a pull request that moves a pin to a patched
+	// version is a security update (ADR 0274). Nil when not read.
+	Advisories []Advisory
 }
 
 // CheckState is the state of one required verification for one pin.
@@ -237,6 +244,18 @@ type Result struct {
 	Protected []string `json:"protected,omitempty"`
 	// Dependabot is Input.Dependabot, for the comment.
 	Dependabot dependabot.Config `json:"-"`
+	// Shape is the kind of pull request a moving pin is in (ADR 0273):
+	// only ShapeSingle is closed.
+	Shape Shape `json:"shape,omitempty"`
+	// Members are the moving pinned packages; Others the packages the
+	// pull request moves besides them; Group the group its title names.
+	Members []string `json:"members,omitempty"`
+	Others  []string `json:"others,omitempty"`
+	Group   string   `json:"group,omitempty"`
+	// Security says why the pull request is a security update, and
+	// Advisories are the advisories it fixes (ADR 0274).
+	Security   []string   `json:"security,omitempty"`
+	Advisories []Advisory `json:"advisories,omitempty"`
 }
 
 // Evaluate decides on a pull request. It never returns an error: anything
@@ -348,7 +367,13 @@ func Evaluate(in Input) Result {
 		}
 	}
 	r.Reasons = dedupe(r.Reasons)
-	r.Close = r.Verdict == Block && r.Bot && cfg.CloseBotPRs
+	if touched {
+		classify(in, &r)
+	}
+	// Only a pull request that moves pinned packages and nothing else is
+	// closed: closing a group, a lock-file maintenance or a security update
+	// would throw away what else it proposes (ADR 0273, ADR 0274).
+	r.Close = r.Verdict == Block && r.Bot && cfg.CloseBotPRs && r.Shape == ShapeSingle
 	r.Comment = touched && r.Verdict != Error && !r.Ignored
 	if r.Pins == nil {
 		r.Pins = []PinResult{}

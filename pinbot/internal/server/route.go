@@ -71,6 +71,7 @@ type prPayload struct {
 	} `json:"labels"`
 	Head struct {
 		SHA string `json:"sha"`
+		Ref string `json:"ref"`
 	} `json:"head"`
 	Base struct {
 		Ref  string `json:"ref"`
@@ -86,7 +87,7 @@ type prPayload struct {
 func (p *prPayload) pullRequest() *source.PullRequest {
 	out := &source.PullRequest{
 		Number: p.Number, State: p.State, Author: p.User.Login, AuthorIsBot: p.User.Type == "Bot", Title: p.Title,
-		BaseRef: p.Base.Ref, BaseSHA: p.Base.SHA, HeadSHA: p.Head.SHA, DefaultBranch: p.Base.Repo.DefaultBranch,
+		BaseRef: p.Base.Ref, BaseSHA: p.Base.SHA, HeadSHA: p.Head.SHA, HeadRef: p.Head.Ref, DefaultBranch: p.Base.Repo.DefaultBranch,
 		ChangedFiles: -1, Comments: -1,
 	}
 	if p.Body != nil {

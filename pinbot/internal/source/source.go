@@ -69,6 +69,8 @@ type PullRequest struct {
 	BaseRef     string
 	BaseSHA     string
 	HeadSHA     string
+	// HeadRef is the head branch's name.
+	HeadRef string
 	// DefaultBranch is the base repository's default branch ("" when the
 	// payload did not say).
 	DefaultBranch string
@@ -335,7 +337,7 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 	pr := t.PR
 	in.PR = enforce.PullRequest{
 		Number: pr.Number, Author: pr.Author, AuthorIsBot: pr.AuthorIsBot, Title: pr.Title, Body: pr.Body,
-		Labels: slices.Clone(pr.Labels), HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef,
+		Labels: slices.Clone(pr.Labels), HeadSHA: pr.HeadSHA, BaseRef: pr.BaseRef, HeadRef: pr.HeadRef,
 	}
 	rules := g.Rules(ctx, src, t.Repo, pr.BaseSHA)
 	out.Rules = rules

@@ -1,0 +1,86 @@
+package enforce
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+var kopfAdvisory = Advisory{GHSA: "GHSA-4x5v-gmq8-25ch", CVE: "CVE-2026-41234", Severity: "high", Ecosystem: pin.Pip, Package: "kopf", Vulnerable: "< 1.42.1", FirstPatched: "1.42.1"}
+
+// TestSecurityUpdates: a security update of a pinned package fails the
+// check and is never closed (ADR 0274), whether a bot signal or the
+// advisories say so; an advisory the head is not patched against is no
+// signal.
+func TestSecurityUpdates(t *testing.T) {
+	to1421 := pin.Change{Ecosystem: pin.Pip, Package: "kopf", Manifest: "pyproject.toml", Old: "==1.40.1", New: "==1.42.1"}
+	tests := []struct {
+		name    string
+		modify  func(*Input)
+		shape   Shape
+		close   bool
+		ids     []string
+		signals int
+	}{
+		{"Renovate [security] title, table and alerts", func(in *Input) {
+			in.PR.Author, in.PR.Title, in.PR.HeadRef = "renovate[bot]", "chore(deps): update dependency kopf to v1.42.1 [security]", "renovate/pypi-kopf-vulnerability"
+			in.PR.Body = botText(t, "renovate-security.md")
+			in.Changes = []pin.Change{to1421}
+		}, ShapeSecurity, false, []string{"GHSA-4x5v-gmq8-25ch"}, 4},
+		{"Dependabot security update without a signal, found by the advisories", func(in *Input) {
+			in.PR.Title = "Bump kopf from 1.40.1 to 1.42.1"
+			in.Changes = []pin.Change{to1421}
+			in.Advisories = []Advisory{kopfAdvisory}
+		}, ShapeSecurity, false, []string{"GHSA-4x5v-gmq8-25ch"}, 1},
+		{"an advisory the head is not patched against is a routine bump", func(in *Input) {
+			in.PR.Title = "Bump kopf from 1.40.1 to 1.42.0"
+			in.Advisories = []Advisory{kopfAdvisory}
+		}, ShapeSingle, true, nil, 0},
+		{"an advisory of another package is nothing", func(in *Input) {
+			a := kopfAdvisory
+			a.Package = "kopf-extras"
+			in.Advisories = []Advisory{a}
+			in.Changes = []pin.Change{to1421}
+		}, ShapeSingle, true, nil, 0},
+		{"a CVE cited by a human's pull request", func(in *Input) {
+			in.PR.Author, in.PR.AuthorIsBot = "alice", false
+			in.PR.Body = "Fixes CVE-2026-41234 in kopf."
+			in.Changes = []pin.Change{to1421}
+		}, ShapeSecurity, false, []string{"CVE-2026-41234"}, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := base()
+			tt.modify(&in)
+			in.BotUpdates = Claims(in.PR, in.Config.Bots)
+			r := Evaluate(in)
+			var ids []string
+			for _, a := range r.Advisories {
+				ids = append(ids, a.GHSA)
+			}
+			if r.Verdict != Block || r.Shape != tt.shape || r.Close != tt.close || len(r.Security) != tt.signals {
+				t.Errorf("verdict %s, shape %s, close %v, signals %q", r.Verdict, r.Shape, r.Close, r.Security)
+			}
+			if d := cmp.Diff(tt.ids, ids); d != "" {
+				t.Errorf("advisories (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestCompareVersions(t *testing.T) {
+	for _, tt := range []struct {
+		a, b string
+		want int
+	}{
+		{"1.40.1", "1.42.1", -1}, {"==1.42.1", "1.42.1", 0}, {"v1.42.1", "1.42.0", 1},
+		{"1.42", "1.42.0", 0}, {"1.42.0.1", "1.42.0", 1}, {"1.42.0rc1", "1.42.0", -1},
+		{"1.42.0-beta.2", "1.42.0", -1}, {"10.0", "9.9", 1}, {"2.0.0-alpha", "2.0.0-beta", -1},
+	} {
+		if got := CompareVersions(tt.a, tt.b); got != tt.want {
+			t.Errorf("CompareVersions(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
+		}
+	}
+}
