@@ -62,14 +62,26 @@ func Comment(r enforce.Result, repo Repo, upstream map[string]string) string {
 
 	pkgs := packages(moving)
 	subject := fmt.Sprintf("%s %s pinned by %s", strings.Join(code(pkgs), ", "), plural(len(pkgs), "is", "are"), citeShort(sources(moving)))
+	lead := ""
+	if r.Verdict == enforce.Block {
+		lead = shapeLead(r, requiredChecks(moving))
+	}
+	if r.Shape == enforce.ShapeSecurity {
+		b.WriteString(lead) // the advisory first (ADR 0274)
+	}
 	switch r.Verdict {
 	case enforce.Block:
-		fmt.Fprintf(&b, "### pinbot: %s\n\n", subject)
+		if r.Shape != enforce.ShapeSecurity {
+			fmt.Fprintf(&b, "### pinbot: %s\n\n", subject)
+		}
 		b.WriteString("This pull request moves a dependency that an accepted ADR pins to an exact version, and the required verification has not passed.")
 		if r.Close {
 			b.WriteString(" pinbot closes it.")
 		}
 		b.WriteString("\n\n")
+		if r.Shape != enforce.ShapeSecurity {
+			b.WriteString(lead)
+		}
 		if len(r.Protected) > 0 {
 			fmt.Fprintf(&b, "It also changes %s, which could alter its own verification; a pull request must not vouch for itself. Move those changes to a separate pull request.\n\n", strings.Join(code(r.Protected), ", "))
 		}
