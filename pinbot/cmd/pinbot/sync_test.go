@@ -33,7 +33,10 @@ const (
 func TestSyncLifeOnTheCommandLine(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	writeTree(t, dir, map[string]string{".github/dependabot.yml": syncDependabot, "renovate.json": syncRenovate, "adr/0083-kopf.md": syncADR})
+	// This team asks for ignore entries and allowedVersions (the defaults
+	// are neither, ADR 0276; TestSyncDefaults).
+	writeTree(t, dir, map[string]string{".github/dependabot.yml": syncDependabot, "renovate.json": syncRenovate, "adr/0083-kopf.md": syncADR,
+		".github/pinbot.yml": "sync:\n  dependabot: true\n  renovateRule: allowedVersions\n"})
 	read := func(p string) string {
 		b, err := os.ReadFile(filepath.Join(dir, p))
 		if err != nil {
@@ -98,5 +101,46 @@ func TestSyncRefusesJSON5(t *testing.T) {
 	writeTree(t, dir, map[string]string{".github/pinbot.yml": "sync:\n  renovate: false\n"})
 	if _, stderr, code := runCLI(t, "sync", "--repo", dir); code != 0 {
 		t.Errorf("with renovate: false: exit %d, %s", code, stderr)
+	}
+}
+
+// syncGroupedDependabot has a catch-all group, as teams write them.
+const syncGroupedDependabot = "version: 2\nupdates:\n  - package-ecosystem: pip\n    directory: \"/\"\n    schedule:\n      interval: weekly\n    groups:\n      python-packages:\n        patterns:\n          - \"*\"\n"
+
+// TestSyncDefaults: by default sync keeps kopf out of the groups, in
+// Renovate ("groupName": null) and in Dependabot's group
+// (exclude-patterns), and writes no ignore entry; --check names the real
+// reason for what it leaves alone (issue 24, item 7).
+func TestSyncDefaults(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{".github/dependabot.yml": syncGroupedDependabot, "renovate.json": syncRenovate, "adr/0083-kopf.md": syncADR})
+	stdout, stderr, code := runCLI(t, "sync", "--repo", dir)
+	if code != 0 {
+		t.Fatalf("sync: exit %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, `.github/dependabot.yml: added an exclude-patterns entry for "kopf" of the group "python-packages"`) || !strings.Contains(stdout, "renovate.json: added a packageRules entry for kopf (pip)") {
+		t.Errorf("sync said:\n%s", stdout)
+	}
+	dep, _ := os.ReadFile(filepath.Join(dir, ".github/dependabot.yml"))
+	if !strings.HasSuffix(string(dep), "          - \"*\"\n        exclude-patterns:\n          # pinbot: ADR 83 (adr/0083-kopf.md) pins 1.40.1 until nolar/kopf#1172 is fixed\n          - \"kopf\"\n") || strings.Contains(string(dep), "ignore") {
+		t.Errorf("dependabot.yml:\n%s", dep)
+	}
+	ren, _ := os.ReadFile(filepath.Join(dir, "renovate.json"))
+	if !strings.Contains(string(ren), `"groupName": null`) || strings.Contains(string(ren), "allowedVersions") {
+		t.Errorf("renovate.json:\n%s", ren)
+	}
+	stdout, _, code = runCLI(t, "sync", "--repo", dir, "--check")
+	if code != 0 || !strings.Contains(stdout, "agree with the ADRs") || !strings.Contains(stdout, "Not synced: .github/dependabot.yml: no ignore entries, since sync.dependabot is false (the default") {
+		t.Errorf("--check after sync: exit %d:\n%s", code, stdout)
+	}
+
+	// With both bots turned off the reason is the setting, not a missing
+	// file.
+	writeTree(t, dir, map[string]string{".github/pinbot.yml": "sync:\n  dependabot: false\n  groups: false\n  renovate: false\n"})
+	stdout, _, code = runCLI(t, "sync", "--repo", dir, "--check")
+	if code != 0 || !strings.Contains(stdout, ".github/dependabot.yml exists, but sync.dependabot and sync.groups are false in .github/pinbot.yml") ||
+		!strings.Contains(stdout, "renovate.json exists, but sync.renovate is false") || strings.Contains(stdout, "no .github/dependabot.yml") {
+		t.Errorf("--check with sync off: exit %d:\n%s", code, stdout)
 	}
 }

@@ -154,9 +154,15 @@ func RenovateAllowed(p pin.Pin) string {
 // sync key). A bot is managed only where its configuration file exists:
 // pinbot never creates one, since that would turn the bot on.
 type Options struct {
+	// Dependabot writes ignore entries (only when the repository asks:
+	// they stop every proposal of the package, ADR 0276).
 	Dependabot bool
-	Renovate   bool
-	// RenovateRule is RuleAllowedVersions (the default) or RuleDisable.
+	// Groups writes the exclude-patterns entries that keep pinned packages
+	// out of Dependabot's groups (ADR 0273).
+	Groups   bool
+	Renovate bool
+	// RenovateRule is RuleUngroup, RuleAllowedVersions (when empty) or
+	// RuleDisable; .github/pinbot.yml's default is RuleUngroup.
 	RenovateRule string
 }
 
@@ -202,9 +208,26 @@ func Sync(fsys fs.FS, pins []pin.Pin, opt Options) (Result, error) {
 			res.Edits = append(res.Edits, Edit{Path: p, Before: data, After: out, Changes: changes})
 		}
 	}
-	if opt.Dependabot {
+	if opt.Dependabot || opt.Groups {
 		if p, ok := first(fsys, dependabot.Paths, nil); ok {
-			edit(p, func(b []byte) ([]byte, []string, error) { return Dependabot(p, b, rules) })
+			edit(p, func(b []byte) ([]byte, []string, error) {
+				var changes []string
+				if opt.Groups {
+					out, ch, err := DependabotGroups(p, b, rules)
+					if err != nil {
+						return nil, nil, err
+					}
+					b, changes = out, ch
+				}
+				if opt.Dependabot {
+					out, ch, err := Dependabot(p, b, rules)
+					if err != nil {
+						return nil, nil, err
+					}
+					b, changes = out, append(changes, ch...)
+				}
+				return b, changes, nil
+			})
 		}
 	}
 	if opt.Renovate {

@@ -26,6 +26,12 @@ const (
 	RuleAllowedVersions = "allowedVersions"
 	// RuleDisable turns the package's updates off: "enabled": false.
 	RuleDisable = "disable"
+	// RuleUngroup keeps Renovate proposing the package, in a pull request
+	// of its own: "groupName": null takes it out of every group (the value
+	// Renovate's own vulnerabilityAlerts default sets), so pinbot can close
+	// or verify it alone and the groups' other updates arrive without it.
+	// The configuration's default (sync.renovateRule, ADR 0276).
+	RuleUngroup = "ungroup"
 )
 
 // Renovate returns a Renovate configuration (JSON, or package.json with a
@@ -41,8 +47,8 @@ func Renovate(name string, data []byte, rules []Rule, mode string) (out []byte, 
 	if mode == "" {
 		mode = RuleAllowedVersions
 	}
-	if mode != RuleAllowedVersions && mode != RuleDisable {
-		return nil, nil, fmt.Errorf("renovate rule %q: want %q or %q", mode, RuleAllowedVersions, RuleDisable)
+	if mode != RuleAllowedVersions && mode != RuleDisable && mode != RuleUngroup {
+		return nil, nil, fmt.Errorf("renovate rule %q: want %q, %q or %q", mode, RuleUngroup, RuleAllowedVersions, RuleDisable)
 	}
 	if err := validJSON(name, data); err != nil {
 		return nil, nil, err
@@ -237,9 +243,12 @@ func renderRule(r Rule, mode, indent, unit, nl string) string {
 	if len(r.Paths) > 0 {
 		fmt.Fprintf(&b, "%s\"matchFileNames\": %s,%s", in, jsonList(r.Paths), nl)
 	}
-	if mode == RuleDisable {
+	switch mode {
+	case RuleDisable:
 		fmt.Fprintf(&b, "%s\"enabled\": false%s", in, nl)
-	} else {
+	case RuleUngroup:
+		fmt.Fprintf(&b, "%s\"groupName\": null%s", in, nl)
+	default:
 		fmt.Fprintf(&b, "%s\"allowedVersions\": %s%s", in, jsonString(RenovateAllowed(pin.Pin{Ecosystem: r.Ecosystem, Version: r.Version})), nl)
 	}
 	b.WriteString(indent + "}")

@@ -54,12 +54,20 @@ type Config struct {
 // Sync configures pinbot sync. A bot's configuration is edited only where
 // its file exists; pinbot never creates one.
 type Sync struct {
-	// Dependabot manages ignore entries in .github/dependabot.yml.
+	// Dependabot manages ignore entries in .github/dependabot.yml. Off
+	// by default: an ignore entry stops every proposal of the package,
+	// and with it the pull request its verification runs on (ADR 0276).
 	Dependabot bool `json:"dependabot"`
+	// Groups keeps pinned packages out of Dependabot's groups
+	// (exclude-patterns), so that a group's other updates arrive without
+	// them (ADR 0273). On by default.
+	Groups bool `json:"groups"`
 	// Renovate manages packageRules in Renovate's JSON configuration.
 	Renovate bool `json:"renovate"`
-	// RenovateRule is "allowedVersions" (Renovate may propose the pinned
-	// version only) or "disable" (enabled: false).
+	// RenovateRule is "ungroup" (the default: Renovate proposes the
+	// package in a pull request of its own, "groupName": null),
+	// "allowedVersions" (Renovate may propose the pinned version only) or
+	// "disable" (enabled: false).
 	RenovateRule string `json:"renovateRule"`
 	// PullRequests lets the App open a pull request with the edits when an
 	// ADR changes on the default branch.
@@ -102,7 +110,7 @@ func DefaultConfig() Config {
 			TrustedStatusContexts: []string{},
 			ProtectedPaths:        []string{".github/workflows/**", ".github/actions/**"},
 		},
-		Sync:      Sync{Dependabot: true, Renovate: true, RenovateRule: "allowedVersions", PullRequests: true},
+		Sync:      Sync{Dependabot: false, Groups: true, Renovate: true, RenovateRule: "ungroup", PullRequests: true},
 		Dashboard: true,
 	}
 }
@@ -226,15 +234,17 @@ func parseSync(k, v *yaml.Node, out *Sync) error {
 			out.Dependabot, err = boolean(kk, vv)
 		case "renovate":
 			out.Renovate, err = boolean(kk, vv)
+		case "groups":
+			out.Groups, err = boolean(kk, vv)
 		case "pullRequests":
 			out.PullRequests, err = boolean(kk, vv)
 		case "renovateRule":
 			out.RenovateRule, err = scalar(kk, vv)
-			if err == nil && out.RenovateRule != "allowedVersions" && out.RenovateRule != "disable" {
-				err = &ConfigError{Line: vv.Line, Key: "sync.renovateRule", Msg: fmt.Sprintf("sync.renovateRule must be \"allowedVersions\" or \"disable\", not %q", out.RenovateRule)}
+			if err == nil && out.RenovateRule != "ungroup" && out.RenovateRule != "allowedVersions" && out.RenovateRule != "disable" {
+				err = &ConfigError{Line: vv.Line, Key: "sync.renovateRule", Msg: fmt.Sprintf("sync.renovateRule must be \"ungroup\", \"allowedVersions\" or \"disable\", not %q", out.RenovateRule)}
 			}
 		default:
-			err = unknownKey(kk, "sync.", "dependabot, renovate, renovateRule, pullRequests")
+			err = unknownKey(kk, "sync.", "dependabot, groups, renovate, renovateRule, pullRequests")
 		}
 		if err != nil {
 			return err

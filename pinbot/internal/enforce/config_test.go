@@ -51,7 +51,7 @@ dashboard: false
 					TrustedStatusContexts: []string{"ci/soak"},
 					ProtectedPaths:        []string{".github/**"},
 				},
-				Sync:      Sync{Renovate: true, RenovateRule: "disable"},
+				Sync:      Sync{Groups: true, Renovate: true, RenovateRule: "disable"},
 				Dashboard: false,
 			},
 		},
@@ -60,7 +60,7 @@ dashboard: false
 			data: "sync:\n  renovate: false\n",
 			want: withDefaults(func(c *Config) { c.Sync.Renovate = false }),
 		},
-		{name: "bad renovateRule", data: "sync:\n  renovateRule: pin\n", wantErr: `:2: sync.renovateRule must be "allowedVersions" or "disable"`},
+		{name: "bad renovateRule", data: "sync:\n  renovateRule: pin\n", wantErr: `:2: sync.renovateRule must be "ungroup", "allowedVersions" or "disable"`},
 		{name: "unknown sync key", data: "sync:\n  gitlab: true\n", wantErr: `:2: unknown key "sync.gitlab"`},
 		{
 			name: "partial keeps defaults",

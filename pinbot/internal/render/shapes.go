@@ -44,8 +44,14 @@ func shapeLead(r enforce.Result, checks []string) string {
 		if r.Group != "" {
 			group = "the group " + code([]string{r.Group})[0]
 		}
+		others := "other updates"
+		if n := len(r.Others); n > 0 {
+			others = plural(n, "1 other update", fmt.Sprintf("%d other updates", n))
+		}
+		// The others are counted, not named: the comment names only what
+		// an ADR pins.
 		fmt.Fprintf(&b, "This pull request updates %s: the pinned %s together with %s. pinbot does not close it, because closing it would make the bot ignore the other updates too. ",
-			group, members, orDash(strings.Join(code(r.Others), ", ")))
+			group, members, others)
 		fmt.Fprintf(&b, "pinbot proposes the bots' configuration that takes %s out of the group (the `pinbot/sync` pull request: a Renovate `packageRules` entry, a Dependabot `exclude-patterns` entry); merge it and the bot regenerates this group without %s, and this check passes on the new head.\n\n", members, members)
 	case enforce.ShapeLockFile:
 		fmt.Fprintf(&b, "This pull request is lock-file maintenance: it refreshes the lock file wholesale and moves the pinned %s with everything else. A lock-file maintenance cannot leave a package out, so pinbot leaves it open with this failing check: "+

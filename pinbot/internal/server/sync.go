@@ -69,7 +69,7 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j syncJob) Deci
 		}
 	}
 	cfg := rules.Config.Sync
-	if !cfg.PullRequests || (!cfg.Dependabot && !cfg.Renovate) {
+	if !cfg.PullRequests || (!cfg.Dependabot && !cfg.Groups && !cfg.Renovate) {
 		dec.Verdict = "sync-off"
 		return dec
 	}
@@ -78,7 +78,7 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j syncJob) Deci
 		dec.Err = err
 		return dec
 	}
-	res, err := botcfg.Sync(fsys, rules.Pins, botcfg.Options{Dependabot: cfg.Dependabot, Renovate: cfg.Renovate, RenovateRule: cfg.RenovateRule})
+	res, err := botcfg.Sync(fsys, rules.Pins, botcfg.Options{Dependabot: cfg.Dependabot, Groups: cfg.Groups, Renovate: cfg.Renovate, RenovateRule: cfg.RenovateRule})
 	if err != nil {
 		// Nothing is proposed on a configuration pinbot cannot edit; the
 		// error is in the log and in pinbot sync --check.

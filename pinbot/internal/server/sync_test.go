@@ -27,7 +27,10 @@ func TestSyncPullRequest(t *testing.T) {
 	r := pyOperator(t, sim)
 	h := lifeHarness(t, sim, &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)})
 	before, _ := r.Ref("refs/heads/main")
-	after := r.Commit("main", "", map[string]string{".github/dependabot.yml": syncDependabotYML, "renovate.json": syncRenovateJSON}, "Configure the bots", githubtest.Author{})
+	// This team asks for Dependabot's ignore entries and Renovate's
+	// allowedVersions (the defaults are neither, ADR 0276).
+	after := r.Commit("main", "", map[string]string{".github/dependabot.yml": syncDependabotYML, "renovate.json": syncRenovateJSON,
+		".github/pinbot.yml": "sync:\n  dependabot: true\n  renovateRule: allowedVersions\n"}, "Configure the bots", githubtest.Author{})
 	push := r.PushDelivery("main", before, after, githubtest.Author{Name: "Alice", Email: "alice@example.com"})
 	h.deliver(push)
 
