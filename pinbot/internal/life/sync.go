@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/botcfg"
+	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 )
 
 // SyncPull is an open pull request from the sync branch, as read.
@@ -60,6 +61,17 @@ func Sync(edits []botcfg.Edit, open []SyncPull, ref, head string) SyncPlan {
 		p.Edit = open[0].Body != p.Body || open[0].Title != p.Title
 	}
 	return p
+}
+
+// Ungroup says whether a decision asks for the sync pull request at once:
+// a bot's group moves a pinned package and pinbot has just written its
+// comment there (created, or updated for a new head), so the bots'
+// configuration should take the package out of the group now rather than
+// at the next push to the default branch (ADR 0273). An unchanged comment
+// asks for nothing: the sync already ran for it.
+func Ungroup(res enforce.Result, comment string) bool {
+	return res.Shape == enforce.ShapeGrouped && res.Bot &&
+		res.Verdict == enforce.Block && (comment == "created" || comment == "updated")
 }
 
 // CommitMessage is the message of the sync branch's commit of path.

@@ -188,6 +188,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 	}
 	s.hints.decided(key, pr, dec.Verdict, known)
 	s.recordDecision(ctx, log, j, src, rep, g, pr, res, dec.Actions.Closed)
+	s.ungroup(ctx, log, j, src, rep, res, dec.Actions.Comment)
 	return dec
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/life"
+	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
 
@@ -68,6 +69,35 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j syncJob) Deci
 			log.Error("refreshing the dashboard", "err", err)
 		}
 	}
+	return s.syncPR(ctx, log, j, src, rep, rules, dec)
+}
+
+// ungroup opens or updates the sync pull request at once when a bot's
+// group moves a pin (life.Ungroup decides when), so that the bot's next run
+// regenerates the group without the pinned package (ADR 0273). It syncs
+// the default branch's head, where the bots read their configuration.
+func (s *Server) ungroup(ctx context.Context, log *slog.Logger, j prJob, src *source.GitHub, rep *report.Reporter, res enforce.Result, comment string) {
+	if !life.Ungroup(res, comment) {
+		return
+	}
+	ref, head, err := src.DefaultBranch(ctx)
+	if err != nil {
+		log.Error("not taking the pin out of the group", "err", err)
+		return
+	}
+	full := j.owner + "/" + j.repo
+	rules := s.gather.Rules(ctx, src, full, head)
+	if err := errors.Join(rules.Errors...); err != nil {
+		log.Error("not taking the pin out of the group: rules unreadable", "err", err)
+		return
+	}
+	dec := s.syncPR(ctx, log, syncJob{repoRef: j.repoRef, ref: ref, head: head}, src, rep, rules, Decision{Repo: full})
+	log.Info("group moves a pin: sync", "verdict", dec.Verdict, "sync_pr", dec.Number, "err", errString(dec.Err))
+}
+
+// syncPR runs pinbot sync on the rules of head and opens, updates or
+// closes the sync pull request.
+func (s *Server) syncPR(ctx context.Context, log *slog.Logger, j syncJob, src *source.GitHub, rep *report.Reporter, rules *source.Rules, dec Decision) Decision {
 	cfg := rules.Config.Sync
 	if !cfg.PullRequests || (!cfg.Dependabot && !cfg.Groups && !cfg.Renovate) {
 		dec.Verdict = "sync-off"
