@@ -22,6 +22,8 @@ const (
 	// ShapeGrouped moves a pinned package and other packages (a Renovate
 	// group, a Dependabot groups: entry, "Bump x and y"): never closed;
 	// the bots' configuration is changed to take the pin out of the group.
+	// A group whose only update is the pinned package (or artifacts that
+	// share its version) is a single bump: closing it loses nothing.
 	ShapeGrouped Shape = "grouped"
 	// ShapeLockFile is Renovate's lock-file maintenance: it refreshes a
 	// lock file wholesale and cannot leave a package out, so it stays open
@@ -85,7 +87,7 @@ func classify(in Input, r *Result) {
 			return true
 		}
 		for _, p := range r.Pins {
-			if p.Verdict != NotApplicable && (strings.EqualFold(p.Pin.Package, name) || strings.EqualFold(p.Change.Package, name)) {
+			if p.Verdict != NotApplicable && (sameUpdate(p.Pin.Package, name) || sameUpdate(p.Change.Package, name)) {
 				return true
 			}
 		}
@@ -107,7 +109,9 @@ func classify(in Input, r *Result) {
 	}
 	if len(in.BotUpdates) == 0 {
 		for _, c := range in.Changes {
-			if c.Old == c.New || lockFile(c.Manifest) || pinned(c.Ecosystem, c.Package) {
+			// A version move; a package added or removed (a manifest
+			// renamed, a dependency dropped) is no update of a group.
+			if c.Old == c.New || c.Old == "" || c.New == "" || lockFile(c.Manifest) || pinned(c.Ecosystem, c.Package) {
 				continue
 			}
 			add(c.Package)
@@ -121,7 +125,7 @@ func classify(in Input, r *Result) {
 		r.Shape = ShapeSecurity
 	case LockFileMaintenance(in.PR):
 		r.Shape = ShapeLockFile
-	case len(others) > 0 || r.Group != "":
+	case len(others) > 0:
 		r.Shape = ShapeGrouped
 	default:
 		r.Shape = ShapeSingle
@@ -137,4 +141,33 @@ func lockFile(p string) bool {
 		return true
 	}
 	return strings.HasSuffix(base, ".lock") || strings.HasSuffix(base, "-lock.json") || strings.HasSuffix(base, "-lock.yaml") || base == "npm-shrinkwrap.json"
+}
+
+// sameUpdate reports whether a name a bot wrote is the pinned package's
+// own update rather than another package: the same name; a short name
+// ("aws" for hashicorp/aws, "okhttp" for com.squareup.okhttp3:okhttp); an
+// image with its tag ("postgres:16.3-alpine" for postgres); or an artifact
+// of the same Maven group ("com.squareup.okhttp3:logging-interceptor"),
+// which Dependabot and Renovate move together because the group shares one
+// version: no configuration can take it apart from the pinned one.
+func sameUpdate(pinned, name string) bool {
+	pinned, name = strings.ToLower(strings.TrimSpace(pinned)), strings.ToLower(strings.TrimSpace(name))
+	if pinned == "" || name == "" {
+		return false
+	}
+	if pinned == name || strings.HasSuffix(pinned, "/"+name) || strings.HasSuffix(pinned, ":"+name) {
+		return true
+	}
+	if image, _, ok := strings.Cut(name, "@"); ok && sameUpdate(pinned, image) {
+		return true
+	}
+	pg, _, pok := strings.Cut(pinned, ":")
+	ng, _, nok := strings.Cut(name, ":")
+	switch {
+	case pok && nok:
+		return pg == ng && strings.Contains(pg, ".") // a Maven groupId
+	case nok && !strings.Contains(name[len(ng):], "/"):
+		return pinned == ng // an image and its tag
+	}
+	return false
 }

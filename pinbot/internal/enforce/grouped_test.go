@@ -77,11 +77,11 @@ func TestShapes(t *testing.T) {
 			want: shapeOf{Verdict: Block, Shape: ShapeGrouped, Members: []string{"kopf"}, Others: []string{"httpx", "pydantic"}, Group: "python-packages"},
 		},
 		{
-			name: "a Dependabot group with the pin alone is still a group",
+			name: "a Dependabot group with the pin alone is closed like a single bump",
 			modify: func(in *Input) {
 				in.PR.Title = "Bump kopf from 1.40.1 to 1.42.0 in the python-packages group"
 			},
-			want: shapeOf{Verdict: Block, Shape: ShapeGrouped, Members: []string{"kopf"}, Group: "python-packages"},
+			want: shapeOf{Verdict: Block, Shape: ShapeSingle, Close: true, Members: []string{"kopf"}, Group: "python-packages"},
 		},
 		{
 			name: "Renovate lock-file maintenance stays open",
@@ -141,6 +141,24 @@ func TestGroupName(t *testing.T) {
 	} {
 		if got := GroupName(title); got != want {
 			t.Errorf("GroupName(%q) = %q, want %q", title, got, want)
+		}
+	}
+}
+
+func TestSameUpdate(t *testing.T) {
+	for _, tt := range []struct {
+		pinned, name string
+		want         bool
+	}{
+		{"kopf", "kopf", true}, {"kopf", "httpx", false},
+		{"hashicorp/aws", "aws", true}, {"com.squareup.okhttp3:okhttp", "okhttp", true},
+		{"com.squareup.okhttp3:okhttp", "com.squareup.okhttp3:logging-interceptor", true},
+		{"com.squareup.okhttp3:okhttp", "com.google.guava:guava", false},
+		{"postgres", "postgres:16.3-alpine", true}, {"postgres", "postgres@sha256:7f0c2a1b", true},
+		{"postgres", "redis:7", false}, {"sigs.k8s.io/controller-runtime", "k8s.io/client-go", false},
+	} {
+		if got := sameUpdate(tt.pinned, tt.name); got != tt.want {
+			t.Errorf("sameUpdate(%q, %q) = %v, want %v", tt.pinned, tt.name, got, tt.want)
 		}
 	}
 }

@@ -100,6 +100,7 @@ func (s *Server) handler() http.Handler {
 	route("PATCH /repos/{owner}/{repo}/issues/comments/{id}", true, s.editComment)
 	route("GET /repos/{owner}/{repo}/collaborators/{user}/permission", true, s.permission)
 	route("GET /repos/{owner}/{repo}/tarball/{ref...}", true, s.tarball)
+	route("GET /advisories", false, s.listAdvisories)
 	route("GET /_codeload/{owner}/{repo}/legacy.tar.gz/{sha}", false, s.codeload)
 
 	// The web pages of the manifest flow, outside the API.
