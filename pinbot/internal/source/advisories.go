@@ -1,0 +1,194 @@
+package source
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/go-github/v60/github"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+)
+
+// AdvisoryTTL is how long a reading of the advisory database is reused.
+const AdvisoryTTL = time.Hour
+
+// maxAffects bounds the packages of one request: GitHub takes up to 1000,
+// but the URL must stay within a client's and a proxy's limits.
+const maxAffects = 50
+
+// AdvisoryEcosystem is GitHub's advisory database name for an ecosystem,
+// and false for those it does not cover (Docker, Helm, Terraform): their
+// pins show "not covered", never "none" (ADR 0275).
+func AdvisoryEcosystem(e pin.Ecosystem) (string, bool) {
+	switch e {
+	case pin.Actions:
+		return "actions", true
+	case pin.Composer:
+		return "composer", true
+	case pin.Gomod:
+		return "go", true
+	case pin.Maven, pin.Gradle:
+		return "maven", true
+	case pin.NPM:
+		return "npm", true
+	case pin.NuGet:
+		return "nuget", true
+	case pin.Pip:
+		return "pip", true
+	case pin.Bundler:
+		return "rubygems", true
+	case pin.Cargo:
+		return "rust", true
+	}
+	return "", false
+}
+
+// PinAdvisories is what the advisory database says of one pinned version.
+type PinAdvisories struct {
+	Pin pin.Pin `json:"pin"`
+	// Covered is false for an ecosystem GitHub's database does not cover.
+	Covered bool `json:"covered"`
+	// Advisories affect the pinned version (none: it has no known one).
+	Advisories []enforce.Advisory `json:"advisories"`
+	// Err says why the database could not be read for this pin.
+	Err string `json:"error,omitempty"`
+}
+
+// Serious reports a critical or high advisory of the pinned version.
+func (p PinAdvisories) Serious() bool {
+	return slices.ContainsFunc(p.Advisories, enforce.Advisory.Serious)
+}
+
+// Advisories reads GitHub's global security advisories (GET /advisories,
+// public: no App permission) for pinned versions: one request per
+// ecosystem and up to maxAffects packages ("affects=kopf@1.40.1,…"),
+// every page, each answer reused for AdvisoryTTL. On GitHub Enterprise
+// Server GH is the upstream (github.com) client.
+type Advisories struct {
+	GH *github.Client
+	// Now is the cache's clock (time.Now when nil).
+	Now func() time.Time
+
+	mu    sync.Mutex
+	cache map[string]advisoryEntry
+}
+
+type advisoryEntry struct {
+	at   time.Time
+	list []*github.GlobalSecurityAdvisory
+}
+
+// For returns the advisories of each enforced pin, in the pins' order. A
+// request that fails marks its pins with the error and nothing else: a pin
+// is never shown as having no advisory when it was not read.
+func (a *Advisories) For(ctx context.Context, pins []pin.Pin) []PinAdvisories {
+	out := make([]PinAdvisories, 0, len(pins))
+	byEco := map[string][]int{}
+	var ecos []string
+	for _, p := range pins {
+		if !p.Enforced {
+			continue
+		}
+		eco, ok := AdvisoryEcosystem(p.Ecosystem)
+		out = append(out, PinAdvisories{Pin: p, Covered: ok, Advisories: []enforce.Advisory{}})
+		if !ok {
+			continue
+		}
+		if _, seen := byEco[eco]; !seen {
+			ecos = append(ecos, eco)
+		}
+		byEco[eco] = append(byEco[eco], len(out)-1)
+	}
+	for _, eco := range ecos {
+		idx := byEco[eco]
+		for start := 0; start < len(idx); start += maxAffects {
+			chunk := idx[start:min(start+maxAffects, len(idx))]
+			var specs []string
+			for _, i := range chunk {
+				specs = append(specs, affectsSpec(out[i].Pin))
+			}
+			list, err := a.list(ctx, eco, strings.Join(specs, ","))
+			for _, i := range chunk {
+				if err != nil {
+					out[i].Err = err.Error()
+					continue
+				}
+				out[i].Advisories = matching(out[i].Pin, eco, list)
+			}
+		}
+	}
+	return out
+}
+
+// affectsSpec is "package@version" with the version bare ("==1.40.1" and
+// "v1.2.3" name 1.40.1 and 1.2.3 in GitHub's ranges, except Go's, whose
+// versions keep their v).
+func affectsSpec(p pin.Pin) string {
+	v := strings.TrimLeft(strings.TrimSpace(p.Version), "=")
+	if p.Ecosystem != pin.Gomod {
+		v = strings.TrimPrefix(v, "v")
+	}
+	if i := strings.Index(v, "@"); i >= 0 { // an action's "v4.2.2@<sha>"
+		v = v[:i]
+	}
+	return p.Package + "@" + v
+}
+
+// matching turns the advisories of a response into those of one pin: the
+// vulnerability entries naming its package in eco.
+func matching(p pin.Pin, eco string, list []*github.GlobalSecurityAdvisory) []enforce.Advisory {
+	out := []enforce.Advisory{}
+	for _, g := range list {
+		for _, v := range g.Vulnerabilities {
+			if v.GetPackage().GetEcosystem() != eco || !strings.EqualFold(pin.NormalizeName(p.Ecosystem, v.GetPackage().GetName()), pin.NormalizeName(p.Ecosystem, p.Package)) {
+				continue
+			}
+			out = append(out, enforce.Advisory{GHSA: g.GetGHSAID(), CVE: g.GetCVEID(), Severity: g.GetSeverity(), Summary: g.GetSummary(), URL: g.GetHTMLURL(),
+				Ecosystem: p.Ecosystem, Package: v.GetPackage().GetName(), Vulnerable: v.GetVulnerableVersionRange(), FirstPatched: v.GetFirstPatchedVersion()})
+			break
+		}
+	}
+	return out
+}
+
+// list reads every page of reviewed advisories of eco affecting specs,
+// or its cached reading younger than AdvisoryTTL.
+func (a *Advisories) list(ctx context.Context, eco, specs string) ([]*github.GlobalSecurityAdvisory, error) {
+	now := time.Now
+	if a.Now != nil {
+		now = a.Now
+	}
+	key := eco + "\x00" + specs
+	a.mu.Lock()
+	e, ok := a.cache[key]
+	a.mu.Unlock()
+	if ok && now().Sub(e.at) < AdvisoryTTL {
+		return e.list, nil
+	}
+	opt := &github.ListGlobalSecurityAdvisoriesOptions{Ecosystem: github.String(eco), Affects: github.String(specs), Type: github.String("reviewed")}
+	opt.PerPage = 100
+	var all []*github.GlobalSecurityAdvisory
+	for range 100 {
+		page, resp, err := a.GH.SecurityAdvisories.ListGlobalSecurityAdvisories(ctx, opt)
+		if err != nil {
+			return nil, fmt.Errorf("reading GitHub's %s advisories of %s: %w", eco, specs, err)
+		}
+		all = append(all, page...)
+		if resp.After == "" {
+			break
+		}
+		opt.After = resp.After
+	}
+	a.mu.Lock()
+	if a.cache == nil {
+		a.cache = map[string]advisoryEntry{}
+	}
+	a.cache[key] = advisoryEntry{at: now(), list: all}
+	a.mu.Unlock()
+	return all, nil
+}
