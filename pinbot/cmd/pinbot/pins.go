@@ -40,6 +40,9 @@ type pinRow struct {
 	// an accepted ADR fails the check of every pull request that touches a
 	// dependency file.
 	NotEnforced string `json:"notEnforced,omitempty"`
+	// Advisories are GitHub's advisories of the pinned version (with
+	// --advisories; enforced pins only).
+	Advisories *source.PinAdvisories `json:"advisories,omitempty"`
 }
 
 // notEnforced says why p is not enforced, or "".
@@ -80,15 +83,20 @@ func newPins(e env) *cobra.Command {
 	doAudit := cmd.Flags().Bool("audit", false, "compare the ADRs with the manifests; exit 1 on any finding (for CI)")
 	require := cmd.Flags().Bool("require", false, "exit 1 when no decision record folder is found (for CI)")
 	explain := cmd.Flags().Bool("explain", false, "list the versions the records mention that pinbot did not take as pins, with file:line and why")
+	advisories := cmd.Flags().Bool("advisories", false, "read GitHub's security advisories of each pinned version (anonymously, or with the token in GITHUB_TOKEN)")
+	githubURL := cmd.Flags().String("github-url", "https://api.github.com/", "REST API `base` the advisories are read from")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return runPins(e, *repo, *output, pinsFlags{audit: *doAudit, require: *require, explain: *explain})
+		return runPins(e, *repo, *output, pinsFlags{audit: *doAudit, require: *require, explain: *explain, advisories: *advisories, githubURL: *githubURL})
 	}
 	return cmd
 }
 
 // runPins lists the pins a repository's ADRs declare, read from the work
 // tree of repo with the ADR folders of its .github/pinbot.yml.
-type pinsFlags struct{ audit, require, explain bool }
+type pinsFlags struct {
+	audit, require, explain, advisories bool
+	githubURL                           string
+}
 
 func runPins(e env, repo, output string, f pinsFlags) error {
 	doAudit := f.audit
@@ -124,6 +132,11 @@ func runPins(e env, repo, output string, f pinsFlags) error {
 	}
 	if out.Warnings == nil {
 		out.Warnings = []adr.Warning{}
+	}
+	if f.advisories {
+		if err := readAdvisories(e, f.githubURL, out.Pins); err != nil {
+			return err
+		}
 	}
 	if doAudit {
 		findings, err := audit.Run(fsys, records)
@@ -210,6 +223,7 @@ func printPins(w io.Writer, out pinsOutput) {
 			}
 		}
 	}
+	printAdvisories(w, out.Pins)
 	if len(out.Warnings) > 0 {
 		fmt.Fprintf(w, "\nwarnings:\n")
 		for _, wn := range out.Warnings {
