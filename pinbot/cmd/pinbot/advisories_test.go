@@ -58,6 +58,17 @@ func TestPinsAdvisories(t *testing.T) {
 		t.Errorf("requests' Authorization: %q, want one with the token", auth)
 	}
 
+	// The dashboard shows the same advisory, marked.
+	stdout.Reset()
+	if code := run(context.Background(), []string{"dashboard", "--repo", dir, "--advisories", "--github-url", sim.URL()}, env{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}); code != 0 {
+		t.Fatalf("dashboard: exit %d: %s", code, stderr.String())
+	}
+	for _, want := range []string{"### Advisories of the pinned versions", "| `kopf` `1.40.1` (pip) | **:warning: critical or high** [CVE-2026-41234 (GHSA-4x5v-gmq8-25ch)](", "first patched `1.42.1`", "| `postgres` `16.3-alpine` (docker) | not covered"} {
+		if !strings.Contains(stdout.String(), want) {
+			t.Errorf("dashboard lacks %q:\n%s", want, stdout.String())
+		}
+	}
+
 	stdout.Reset()
 	if code := run(context.Background(), []string{"pins", "--repo", dir, "--advisories", "--github-url", sim.URL(), "-o", "json"}, env{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}); code != 0 {
 		t.Fatalf("json: exit %d: %s", code, stderr.String())

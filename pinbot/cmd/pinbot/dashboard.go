@@ -30,7 +30,15 @@ func newDashboard(e env) *cobra.Command {
 	output := cmd.Flags().StringP("output", "o", "markdown", "output `format`: markdown or json")
 	completeValues(cmd, "output", markdownOrJSON)
 	ghRepo := cmd.Flags().String("github-repo", "", "`owner/name` to link the ADRs to on github.com (none: cite by path)")
-	cmd.RunE = func(cmd *cobra.Command, _ []string) error { return runDashboard(e, *repo, *output, *ghRepo) }
+	advisories := cmd.Flags().Bool("advisories", false, "add GitHub's security advisories of each pinned version (anonymously, or with the token in GITHUB_TOKEN)")
+	githubURL := cmd.Flags().String("github-url", "https://api.github.com/", "REST API `base` the advisories are read from")
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		adv := ""
+		if *advisories {
+			adv = *githubURL
+		}
+		return runDashboard(e, *repo, *output, *ghRepo, adv)
+	}
 	return cmd
 }
 
@@ -41,7 +49,9 @@ type dashboardOutput struct {
 	Audit    []audit.Finding       `json:"audit"`
 }
 
-func runDashboard(e env, repo, output, ghRepo string) error {
+// runDashboard prints the dashboard of the checkout at repo; with
+// advisoriesURL it reads the pinned versions' advisories from there.
+func runDashboard(e env, repo, output, ghRepo, advisoriesURL string) error {
 	if err := oneOf("output", output, markdownOrJSON...); err != nil {
 		return err
 	}
@@ -91,6 +101,21 @@ func runDashboard(e env, repo, output, ghRepo string) error {
 	for _, f := range findings {
 		warnings = append(warnings, "audit: "+f.String())
 	}
-	fmt.Fprint(e.stdout, render.Dashboard(render.DashboardInput{Repo: ref, Pins: rules.Pins, Warnings: warnings, Offline: true}))
+	in := render.DashboardInput{Repo: ref, Pins: rules.Pins, Warnings: warnings, Offline: true}
+	if advisoriesURL != "" {
+		var rows []pinRow
+		for _, p := range rules.Pins {
+			rows = append(rows, pinRow{Pin: p, NotEnforced: notEnforced(p)})
+		}
+		if err := readAdvisories(e, advisoriesURL, rows); err != nil {
+			return err
+		}
+		for _, r := range rows {
+			if r.Advisories != nil {
+				in.Advisories = append(in.Advisories, r.Advisories.Row())
+			}
+		}
+	}
+	fmt.Fprint(e.stdout, render.Dashboard(in))
 	return nil
 }

@@ -48,6 +48,9 @@ type DashboardInput struct {
 	Warnings []string
 	// Offline is set by pinbot dashboard: nothing was read from GitHub.
 	Offline bool
+	// Advisories are the pinned versions' advisories (ADR 0275), shown
+	// under the table; nil when not read.
+	Advisories []dashboard.AdvisoryRow
 }
 
 // DashboardRow is one pinned package of the dashboard.
@@ -148,6 +151,9 @@ func Dashboard(in DashboardInput) string {
 		for _, l := range lifting {
 			b.WriteString("- " + l + "\n")
 		}
+	}
+	if a := dashboard.Advisories(in.Advisories); a != "" {
+		b.WriteString("\n" + a)
 	}
 	if len(in.Warnings) > 0 {
 		b.WriteString("\n### Warnings\n\n")

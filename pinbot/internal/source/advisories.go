@@ -11,6 +11,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/internal/pin"
+	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 )
 
@@ -62,6 +63,15 @@ type PinAdvisories struct {
 // Serious reports a critical or high advisory of the pinned version.
 func (p PinAdvisories) Serious() bool {
 	return slices.ContainsFunc(p.Advisories, enforce.Advisory.Serious)
+}
+
+// Row is the pin's row of the dashboard's advisories section.
+func (p PinAdvisories) Row() dashboard.AdvisoryRow {
+	r := dashboard.AdvisoryRow{Package: p.Pin.Package, Version: p.Pin.Version, Ecosystem: string(p.Pin.Ecosystem), Covered: p.Covered, Err: p.Err}
+	for _, a := range p.Advisories {
+		r.Advisories = append(r.Advisories, dashboard.Advisory{ID: a.ID(), URL: a.URL, Severity: a.Severity, Vulnerable: a.Vulnerable, FirstPatched: a.FirstPatched})
+	}
+	return r
 }
 
 // Advisories reads GitHub's global security advisories (GET /advisories,
