@@ -39,7 +39,7 @@ type serveFlags struct {
 	upstreamURL, upstreamTokenFile                                string
 	appID                                                         int64
 	workers                                                       int
-	dryRun                                                        bool
+	dryRun, noAdvisories                                          bool
 	upstreamEvery                                                 time.Duration
 }
 
@@ -53,6 +53,7 @@ func addServeFlags(fs *pflag.FlagSet) *serveFlags {
 	fs.StringVar(&f.ghURL, "github-url", "https://api.github.com/", "GitHub REST API `base`; for GitHub Enterprise Server https://HOST/api/v3/ (PINBOT_GITHUB_URL)")
 	fs.IntVar(&f.workers, "workers", 4, "deliveries processed at once (PINBOT_WORKERS)")
 	fs.BoolVar(&f.dryRun, "dry-run", false, "decide and log, never write to GitHub (PINBOT_DRY_RUN)")
+	fs.BoolVar(&f.noAdvisories, "no-advisories", false, "never read GitHub's advisories before closing a bot pull request (ADR 0274)")
 	fs.StringVar(&f.caFile, "ca-file", "", "PEM `file` of CA certificates to trust, besides the system's, for GitHub (Enterprise Server behind a private CA) and upstream calls (PINBOT_CA_FILE)")
 	fs.StringVar(&f.logLevel, "log-level", "info", "least severe `level` logged: debug, info, warn or error (PINBOT_LOG_LEVEL)")
 	fs.StringVar(&f.upstreamURL, "upstream-github-url", "https://api.github.com/", "REST API `base` of the pins' upstream issues; on GitHub Enterprise Server they live on github.com and are read anonymously, or with --upstream-token-file (PINBOT_UPSTREAM_GITHUB_URL)")
@@ -108,7 +109,7 @@ func (f *serveFlags) options(fs *pflag.FlagSet, getenv func(string) string) (ser
 	}
 	o := serveOptions{listen: f.listen, upstreamEvery: f.upstreamEvery, cfg: server.Config{
 		AppID: f.appID, AppSlug: f.appSlug, GitHubURL: f.ghURL, Workers: f.workers, DryRun: f.dryRun,
-		UpstreamURL: f.upstreamURL,
+		UpstreamURL: f.upstreamURL, Advisories: !f.noAdvisories,
 	}}
 	if u, err := url.Parse(f.upstreamURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return o, usagef("--upstream-github-url must be an http(s) API base such as https://api.github.com/, not %q", f.upstreamURL)

@@ -145,7 +145,9 @@ func TestServe(t *testing.T) {
 	sim := githubtest.New(t, githubtest.Options{})
 	key := writeFile(t, "key.pem", string(sim.PrivateKeyPEM()))
 	env := map[string]string{"PINBOT_WEBHOOK_SECRET": sim.WebhookSecret()}
-	o, err := parseServe([]string{"--listen", "127.0.0.1:0", "--app-id", "4242", "--private-key-file", key, "--github-url", sim.EnterpriseURL()},
+	// GitHub Enterprise Server, whose upstream (github.com: here the
+	// simulator's own root) serves the advisories read before closing.
+	o, err := parseServe([]string{"--listen", "127.0.0.1:0", "--app-id", "4242", "--private-key-file", key, "--github-url", sim.EnterpriseURL(), "--upstream-github-url", sim.URL()},
 		func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)

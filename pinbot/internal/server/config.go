@@ -60,6 +60,11 @@ type Config struct {
 	// anonymously, within the anonymous rate limit (60 an hour on
 	// github.com, of which an unchanged issue's 304 costs nothing).
 	UpstreamToken string
+	// Advisories reads GitHub's advisories of a pin before closing a bot
+	// pull request that moves it, so that a security update no bot signal
+	// names is not closed (ADR 0274); through the upstream client on
+	// GitHub Enterprise Server.
+	Advisories bool
 }
 
 // defaults refuses a Config without the App's identity and fills in the

@@ -125,6 +125,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 		return dec
 	}
 	res := enforce.Evaluate(in)
+	res = s.unlessSecurity(ctx, log, src, in, res)
 	dec.DecidedAt = time.Now()
 	dec.Verdict = string(res.Verdict)
 	s.metrics.decision(dec.Verdict)

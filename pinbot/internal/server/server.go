@@ -38,6 +38,8 @@ type Server struct {
 
 	locksMu sync.Mutex
 	locks   map[string]*prLock
+
+	advisories *source.Advisories // GitHub's advisory database, an hour's cache
 }
 
 // New validates cfg and starts the workers; it makes no GitHub call.
@@ -75,6 +77,7 @@ func New(cfg Config) (*Server, error) {
 		base: source.GitHub{UpstreamGH: upstream, AppID: cfg.AppID, Cache: source.NewCache(cfg.CacheBytes * 3 / 4), Now: cfg.Now},
 		cfg:  cfg, log: cfg.Logger, clients: clients, gather: source.NewGatherer(4096), hints: newHints(10000),
 		metrics: m, cancel: cancel, locks: map[string]*prLock{}, serverURL: webURL(clients.BaseURL()),
+		advisories: &source.Advisories{GH: upstream, Now: cfg.Now},
 	}
 	s.queue = webhook.NewQueue(ctx, cfg.Workers, cfg.QueueSize, s.process)
 	s.intake = &webhook.Handler[*work]{

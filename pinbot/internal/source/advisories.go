@@ -97,6 +97,12 @@ type advisoryEntry struct {
 // request that fails marks its pins with the error and nothing else: a pin
 // is never shown as having no advisory when it was not read.
 func (a *Advisories) For(ctx context.Context, pins []pin.Pin) []PinAdvisories {
+	return a.ForWith(ctx, a.GH, pins)
+}
+
+// ForWith is For through client gh (an installation's), sharing a's cache:
+// the database is the same for every installation.
+func (a *Advisories) ForWith(ctx context.Context, gh *github.Client, pins []pin.Pin) []PinAdvisories {
 	out := make([]PinAdvisories, 0, len(pins))
 	byEco := map[string][]int{}
 	var ecos []string
@@ -122,7 +128,7 @@ func (a *Advisories) For(ctx context.Context, pins []pin.Pin) []PinAdvisories {
 			for _, i := range chunk {
 				specs = append(specs, affectsSpec(out[i].Pin))
 			}
-			list, err := a.list(ctx, eco, strings.Join(specs, ","))
+			list, err := a.list(ctx, gh, eco, strings.Join(specs, ","))
 			for _, i := range chunk {
 				if err != nil {
 					out[i].Err = err.Error()
@@ -168,7 +174,7 @@ func matching(p pin.Pin, eco string, list []*github.GlobalSecurityAdvisory) []en
 
 // list reads every page of reviewed advisories of eco affecting specs,
 // or its cached reading younger than AdvisoryTTL.
-func (a *Advisories) list(ctx context.Context, eco, specs string) ([]*github.GlobalSecurityAdvisory, error) {
+func (a *Advisories) list(ctx context.Context, gh *github.Client, eco, specs string) ([]*github.GlobalSecurityAdvisory, error) {
 	now := time.Now
 	if a.Now != nil {
 		now = a.Now
@@ -184,7 +190,7 @@ func (a *Advisories) list(ctx context.Context, eco, specs string) ([]*github.Glo
 	opt.PerPage = 100
 	var all []*github.GlobalSecurityAdvisory
 	for range 100 {
-		page, resp, err := a.GH.SecurityAdvisories.ListGlobalSecurityAdvisories(ctx, opt)
+		page, resp, err := gh.SecurityAdvisories.ListGlobalSecurityAdvisories(ctx, opt)
 		if err != nil {
 			return nil, fmt.Errorf("reading GitHub's %s advisories of %s: %w", eco, specs, err)
 		}
