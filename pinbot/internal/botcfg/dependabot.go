@@ -21,6 +21,12 @@ const maxEdits = 10000
 // ignores completely is left to it. name is the file's path, for messages;
 // changes say what each edit did.
 func Dependabot(name string, data []byte, rules []Rule) (out []byte, changes []string, err error) {
+	return editYAML(name, data, func(data []byte) (*lineEdit, string, error) { return nextDependabotEdit(name, data, rules) })
+}
+
+// editYAML applies next's edits to a YAML file one at a time, the file
+// re-read after each, until next has none.
+func editYAML(name string, data []byte, next func([]byte) (*lineEdit, string, error)) (out []byte, changes []string, err error) {
 	// Decoding catches what a node tree lets through (a key twice).
 	var v any
 	if err := yaml.Unmarshal(data, &v); err != nil {
@@ -30,7 +36,7 @@ func Dependabot(name string, data []byte, rules []Rule) (out []byte, changes []s
 		return nil, nil, err
 	}
 	for range maxEdits {
-		ed, msg, err := nextDependabotEdit(name, data, rules)
+		ed, msg, err := next(data)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -19,25 +19,7 @@ import (
 // the pinned package in its own pull request, which pinbot can close or
 // verify, and the group's other updates arrive without it.
 func DependabotGroups(name string, data []byte, rules []Rule) (out []byte, changes []string, err error) {
-	var v any
-	if err := yaml.Unmarshal(data, &v); err != nil {
-		return nil, nil, fmt.Errorf("%s: parsing YAML: %w", name, err)
-	}
-	if err := loneCR(name, data); err != nil {
-		return nil, nil, err
-	}
-	for range maxEdits {
-		ed, msg, err := nextGroupEdit(name, data, rules)
-		if err != nil {
-			return nil, nil, err
-		}
-		if ed == nil {
-			return data, changes, nil
-		}
-		data = ed.apply(data)
-		changes = append(changes, msg)
-	}
-	return nil, nil, fmt.Errorf("%s: the edits do not converge (a pinbot bug)", name)
+	return editYAML(name, data, func(data []byte) (*lineEdit, string, error) { return nextGroupEdit(name, data, rules) })
 }
 
 // groupTakes reports whether a Dependabot group takes pkg: one of its
