@@ -369,6 +369,9 @@ func Evaluate(in Input) Result {
 	r.Reasons = dedupe(r.Reasons)
 	if touched {
 		classify(in, &r)
+		if r.Verdict == Block && r.Shape != ShapeSingle {
+			r.Reasons = append(r.Reasons, shapeReason(r))
+		}
 	}
 	// Only a pull request that moves pinned packages and nothing else is
 	// closed: closing a group, a lock-file maintenance or a security update

@@ -171,3 +171,17 @@ func sameUpdate(pinned, name string) bool {
 	}
 	return false
 }
+
+// shapeReason says, in the check's summary, why a blocked pull request
+// that is not a single bump stays open.
+func shapeReason(r Result) string {
+	members := strings.Join(r.Members, ", ")
+	switch r.Shape {
+	case ShapeSecurity:
+		return "It is a security update (" + strings.Join(r.Security, "; ") + "): pinbot leaves it open; run the verification on it now."
+	case ShapeLockFile:
+		return "It is lock-file maintenance, which cannot leave " + members + " out: pinbot leaves it open."
+	default:
+		return "It updates " + members + " together with other packages: pinbot leaves it open and takes " + members + " out of the group in the bots' configuration (the pinbot/sync pull request)."
+	}
+}

@@ -60,6 +60,9 @@ func TestRenovateGroupStaysOpen(t *testing.T) {
 		contains:   []string{"ADR 83", "the pinned `kopf` together with 2 other updates", "pinbot does not close it", "takes `kopf` out of the group"},
 		notContain: []string{"pinbot closes it"}})
 
+	if runs := r.CheckRuns(r.HeadSHA(n), "pinbot"); len(runs) == 0 || !strings.Contains(runs[0].Summary, "together with other packages: pinbot leaves it open") {
+		t.Errorf("check run summary does not say why the group stays open: %+v", runs)
+	}
 	prs := syncPulls(r)
 	if len(prs) != 1 || prs[0].State != "open" {
 		t.Fatalf("sync pull requests: %+v", prs)
