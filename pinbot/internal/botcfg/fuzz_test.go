@@ -66,3 +66,30 @@ func FuzzDependabot(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDependabotGroups: the same for the groups' exclude-patterns entries.
+func FuzzDependabotGroups(f *testing.F) {
+	for _, s := range []string{groupedDependabot,
+		"updates:\n  - package-ecosystem: pip\n    directory: /\n    groups:\n      all:\n        patterns: [\"*\"]\n",
+		"updates:\n- package-ecosystem: npm\n  directory: /\n  groups:\n    web:\n      dependency-type: production\n      exclude-patterns:\n      # pinbot: old\n      - \"gone\"\n",
+		"updates:\n  - package-ecosystem: pip\n    directory: /\n    groups:\n      a: {}\n      b: {patterns: [\"*\"]}\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		out, _, err := botcfg.DependabotGroups("d.yml", []byte(in), fuzzRules)
+		if err != nil {
+			if strings.Contains(err.Error(), "converge") || strings.Contains(err.Error(), "pinbot bug") {
+				t.Fatalf("input %q: %v", in, err)
+			}
+			return
+		}
+		var v any
+		if err := yaml.Unmarshal(out, &v); err != nil {
+			t.Fatalf("input %q gave invalid YAML (%v):\n%s", in, err, out)
+		}
+		again, changes, err := botcfg.DependabotGroups("d.yml", out, fuzzRules)
+		if err != nil || string(again) != string(out) {
+			t.Fatalf("input %q: second run changed %v (%v):\n%s", in, changes, err, again)
+		}
+	})
+}

@@ -87,6 +87,9 @@ func nextGroupEdit(name string, data []byte, rules []Rule) (*lineEdit, string, e
 					}
 				}
 			}
+			if len(order) > 0 && (g.Style&yaml.FlowStyle != 0 || len(g.Content) == 0 || groups.Style&yaml.FlowStyle != 0) {
+				return nil, "", fmt.Errorf("%s:%d: the group %q is not a block mapping (one key per line); pinbot adds exclude-patterns to block mappings only", name, g.Line, gname)
+			}
 			where := fmt.Sprintf("of the group %q under package-ecosystem %q, directory %q", gname, ecoNode.Value, strings.Join(dirs, ", "))
 			exKey, ex := entry(g, "exclude-patterns")
 			seen := map[string]bool{}
