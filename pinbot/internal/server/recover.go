@@ -164,3 +164,18 @@ func (s *Server) Redeliver(ctx context.Context) Redelivery {
 		"since", since.UTC().Format(time.RFC3339), "err", errString(err))
 	return out
 }
+
+// staleView reports whether an evaluation's view of a pull request (its
+// payload, or pinbot's memory) predates a judgment by another process:
+// GitHub shows pinbot's check run on the head while the view says there is
+// none, or another one (ADR 0243). A view read from GitHub in this
+// evaluation is never stale.
+func staleView(g *source.Gathered, j prJob, remembered bool, known report.Known) bool {
+	if g.Checks == nil || g.Checks.Own == nil {
+		return false
+	}
+	if remembered {
+		return known.CheckRunKnown && (known.CheckRun == nil || known.CheckRun.ID != g.Checks.Own.ID)
+	}
+	return j.pr != nil
+}

@@ -149,7 +149,9 @@ func (s *Server) sweepRepo(ctx context.Context, j repoRef, out *Swept) error {
 		log := s.log.With("repo", j.full(), "pr", pr.Number, "sweep", true)
 		ectx, cancel := context.WithTimeout(ctx, s.cfg.EvalTimeout)
 		start := time.Now()
-		dec := s.evaluate(ectx, log, prJob{repoRef: j, number: pr.Number, head: pr.HeadSHA, pr: &pr})
+		// The pull request is read again under its lock (pr: nil): the
+		// list may be older than a close a delivery just made.
+		dec := s.evaluate(ectx, log, prJob{repoRef: j, number: pr.Number, head: pr.HeadSHA})
 		cancel()
 		log.Info("sweep judged", "verdict", dec.Verdict, "check_run", dec.Actions.CheckRun, "comment", dec.Actions.Comment,
 			"closed", dec.Actions.Closed, "duration_ms", time.Since(start).Milliseconds(), "err", errString(dec.Err))

@@ -28,6 +28,10 @@ import (
 // github.com.
 const DeliveryRetention = 3 * 24 * time.Hour
 
+// hookClient sends deliveries, each on a new connection: a receiver that
+// restarted between two deliveries is reached anew, as GitHub reaches it.
+var hookClient = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: 30 * time.Second}
+
 // hookDelivery is one recorded attempt.
 type hookDelivery struct {
 	id          int64
@@ -129,7 +133,7 @@ func (s *Server) attempt(ctx context.Context, u string, d Delivery, redelivery b
 			h.repoID = &probe.Repository.ID
 		}
 	}
-	resp, err := http.DefaultClient.Do(req)
+	resp, err := hookClient.Do(req)
 	code := 0
 	if err != nil {
 		h.status = "failed to connect to host"
