@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -217,4 +218,66 @@ func TestTokenEndpointDown(t *testing.T) {
 		t.Fatalf("after the token endpoint came back, sweep %+v; lost:\n%v", sw, l)
 	}
 	t.Logf("FIGURE token-down: %d token requests refused, %d PRs; all judged %.1fs after (one sweep); lost 0", sim.Hits(f), len(nums), time.Since(healed).Seconds())
+}
+
+// TestReplicaKilledHoldingLiftLock: the replica that took a pin's lift
+// lock is killed while reopening the pull request (the reopen hangs, then
+// the process dies). Another replica finds the lock taken at the next
+// hourly check and waits (the holder may be alive); an hour later the
+// lift is still due, so it takes the lock's next generation and lifts:
+// the pull request is reopened once, with one lifting comment.
+func TestReplicaKilledHoldingLiftLock(t *testing.T) {
+	t.Parallel()
+	sim, r := chaosRepo(t)
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	a := lifeHarness(t, sim, clk)
+	n := blockKopf(t, a, r)
+	sim.Repo("nolar", "kopf").CloseIssue(1172, "completed")
+	clk.Add(time.Hour + time.Minute)
+
+	hang := sim.Fail(githubtest.Fault{Method: http.MethodPatch, Path: "/pulls/", Delay: 5 * time.Second})
+	ctx, kill := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		a.srv.CheckUpstreams(ctx)
+	}()
+	if !until(30*time.Second, func() bool { _, ok := r.Ref("refs/pinbot/lift/1-upstream"); return ok && sim.Hits(hang) > 0 }) {
+		t.Fatal("replica a never took the lock and started reopening")
+	}
+	kill()
+	a.srv.Kill()
+	<-done
+	sim.ClearFaults()
+	if r.PRState(n) != "closed" {
+		t.Fatalf("the hung reopen went through: the test proves nothing")
+	}
+
+	b := lifeHarness(t, sim, clk)
+	b.deliver(r.IssueComment(n, githubtest.User{Login: "erin", ID: 72}, "thanks")) // b hears of the repository
+	clk.Add(time.Hour + time.Minute)
+	b.srv.CheckUpstreams(context.Background())
+	if r.PRState(n) != "closed" {
+		t.Fatalf("b lifted at its first sight of the lock, before the lease")
+	}
+	clk.Add(time.Hour + time.Minute)
+	b.srv.CheckUpstreams(context.Background())
+	b.deliver()
+	lifting := 0
+	for _, c := range r.Comments(n) {
+		if strings.Contains(c.Body, "pinbot reopened this pull request") {
+			lifting++
+		}
+	}
+	if lifting != 1 || r.PRState(n) != "open" {
+		t.Fatalf("after the takeover: %d lifting comments, state %s; want 1, open", lifting, r.PRState(n))
+	}
+	if _, ok := r.Ref("refs/pinbot/lift/1-upstream-2"); !ok {
+		t.Error("no second-generation lock ref")
+	}
+	_, st := theDashboard(t, r)
+	if k := st.Get("pip/kopf"); k.LiftPR != n {
+		t.Errorf("dashboard after the takeover: %+v", k)
+	}
+	t.Logf("FIGURE lift-lock: holder killed mid-reopen; lift done by another replica at its second hourly check (lease %s); 1 reopen, 1 comment; lost 0", server.LiftLease)
 }

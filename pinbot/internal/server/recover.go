@@ -28,6 +28,7 @@ type background struct {
 	tried map[string]int // redeliveries asked for, by guid
 	last  time.Time      // start of the last redelivery run that listed
 	sweep map[string]*sweepState
+	locks map[string]time.Time // lift locks found taken, when first (recover_lift.go)
 
 	redelivered *prometheus.CounterVec
 	runs        *prometheus.CounterVec
