@@ -103,9 +103,17 @@ func TestKilledMidBurst(t *testing.T) {
 	var before, half int
 	for i, d := range ds {
 		if i == len(ds)/2 {
-			// Kill once a few are judged, with the rest still queued.
+			// Kill once a few are judged, with the rest still queued and
+			// one in the middle of its writes: its comment hangs (the
+			// simulator may still complete it after the kill, as GitHub
+			// may complete a request whose client died).
 			until(time.Minute, func() bool { return len(nums)-len(lost(r, nums)) >= 3 })
+			hang := sim.Fail(githubtest.Fault{Method: http.MethodPost, Path: "/comments", Delay: 2 * time.Second})
+			if !until(time.Minute, func() bool { return sim.Hits(hang) > 0 }) {
+				t.Fatal("no comment was being written")
+			}
 			a.kill()
+			sim.ClearFaults()
 			for _, n := range nums {
 				runs := r.CheckRuns(r.HeadSHA(n), "pinbot")
 				switch {
@@ -123,7 +131,7 @@ func TestKilledMidBurst(t *testing.T) {
 		}
 	}
 	queued := accepted/2 - before - half
-	if failed == 0 || before == 0 || queued <= 0 {
+	if failed == 0 || before == 0 || queued <= 0 || half == 0 {
 		t.Fatalf("accepted %d, failed %d, judged %d, half-written %d before the kill: the kill did not split the burst", accepted, failed, before, half)
 	}
 
