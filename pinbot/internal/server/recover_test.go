@@ -126,6 +126,16 @@ func (r *replica) kill() {
 	r.srv = nil
 }
 
+// deliverAll delivers ds in order, each to be accepted (202).
+func (r *replica) deliverAll(ds ...githubtest.Delivery) {
+	r.t.Helper()
+	for _, d := range ds {
+		if code, err := r.sim.Deliver(context.Background(), r.url(), d); err != nil || code != http.StatusAccepted {
+			r.t.Fatalf("delivering %s %s: %d %v", d.Event, d.ID, code, err)
+		}
+	}
+}
+
 // until polls cond every 20 ms for at most d.
 func until(d time.Duration, cond func() bool) bool {
 	deadline := time.Now().Add(d)

@@ -41,11 +41,7 @@ func TestSweepJudgesWhatNoDeliveryBrought(t *testing.T) {
 	r.Commit("alice/docs", "main", map[string]string{"README.md": "docs\n"}, "docs", githubtest.Author{Name: "alice", Email: "alice@example.com"})
 	hn, hopened := r.OpenPR(githubtest.PROptions{Head: "alice/docs", Title: "docs", User: human})
 	hdone := r.CompleteSuite(r.HeadSHA(hn), githubtest.GitHubActions, "success")
-	for _, d := range []githubtest.Delivery{hopened, hdone} {
-		if code, err := sim.Deliver(context.Background(), p.url(), d); err != nil || code != http.StatusAccepted {
-			t.Fatalf("deliver: %d %v", code, err)
-		}
-	}
+	p.deliverAll(hopened, hdone)
 	p.srv.Wait()
 	if runs := r.CheckRuns(r.HeadSHA(hn), "pinbot"); len(runs) != 1 || runs[0].Status != "completed" {
 		t.Fatalf("the human pull request was not judged: %+v", runs)
@@ -140,11 +136,7 @@ func TestJudgedThriceWrittenOnce(t *testing.T) {
 	b := newReplica(t, sim, nil)
 	b.start()
 	sim.ResetStats()
-	for _, d := range []githubtest.Delivery{opened, done} {
-		if code, err := sim.Deliver(context.Background(), b.url(), d); err != nil || code != http.StatusAccepted {
-			t.Fatalf("redeliver: %d %v", code, err)
-		}
-	}
+	b.deliverAll(opened, done) // as a redelivery of both
 	b.srv.Wait()
 	b.srv.Sweep(context.Background())
 	h.check(r, n, blocked)

@@ -245,6 +245,19 @@ func (s *Server) listHookDeliveries(c *call) {
 	c.json(http.StatusOK, page)
 }
 
+// hookFor answers a request for delivery {id}: the App JWT is required
+// (401) and the delivery must be listed (404); nil when answered.
+func (s *Server) hookFor(c *call) *hookDelivery {
+	if !s.appJWT(c) {
+		return nil
+	}
+	h := s.hooks.find(c.r.PathValue("id"))
+	if h == nil {
+		c.fail(http.StatusNotFound, "Not Found")
+	}
+	return h
+}
+
 // find returns the recorded delivery with id, or nil.
 func (l *hookLog) find(id string) *hookDelivery {
 	n, err := strconv.ParseInt(id, 10, 64)
@@ -264,12 +277,8 @@ func (l *hookLog) find(id string) *hookDelivery {
 // getHookDelivery is GET /app/hook/deliveries/{id}, with the request sent
 // and the response received. App JWT only.
 func (s *Server) getHookDelivery(c *call) {
-	if !s.appJWT(c) {
-		return
-	}
-	h := s.hooks.find(c.r.PathValue("id"))
+	h := s.hookFor(c)
 	if h == nil {
-		c.fail(http.StatusNotFound, "Not Found")
 		return
 	}
 	s.hooks.mu.Lock()
@@ -282,12 +291,8 @@ func (s *Server) getHookDelivery(c *call) {
 // Accepted at once, and the delivery sent again in the background, to the
 // App's webhook URL, with the same guid, recorded as a redelivery.
 func (s *Server) redeliverHookDelivery(c *call) {
-	if !s.appJWT(c) {
-		return
-	}
-	h := s.hooks.find(c.r.PathValue("id"))
+	h := s.hookFor(c)
 	if h == nil {
-		c.fail(http.StatusNotFound, "Not Found")
 		return
 	}
 	s.hooks.mu.Lock()
