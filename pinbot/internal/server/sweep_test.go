@@ -2,10 +2,15 @@ package server_test
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/kubetenant/kubetenant/pinbot/internal/server"
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
@@ -143,4 +148,48 @@ func TestJudgedThriceWrittenOnce(t *testing.T) {
 	if c, cm, cl := writes(sim.Stats()); c != 0 || cm != 0 || cl != 0 {
 		t.Errorf("second process wrote %d check runs, %d comments, %d closes; want none", c, cm, cl)
 	}
+}
+
+// BenchmarkSweep reports what a sweep with nothing new costs (ADR 0242):
+// one installation of 10 repositories, 3 with pins, each with an open pull
+// request judged by the first sweep. The figure is 1 + I + 2R + Rp = 25
+// calls a sweep, 3 of them 304s, 50 an hour at the default interval.
+func BenchmarkSweep(b *testing.B) {
+	sim := githubtest.New(b, githubtest.Options{})
+	files := read(b, "pyoperator")
+	files[".github/workflows/ci.yml"] = files["ci.yml"]
+	delete(files, "ci.yml")
+	for i := 0; i < 10; i++ {
+		r := sim.CreateRepo("acme", fmt.Sprintf("svc-%d", i), false)
+		if i >= 3 {
+			r.Commit("main", "", map[string]string{"README.md": "hello\n"}, "init", githubtest.Author{})
+			continue
+		}
+		r.Commit("main", "", files, "init", githubtest.Author{})
+		r.Commit("alice/docs", "main", map[string]string{"docs/notes.md": "notes\n"}, "notes", githubtest.Author{Name: "alice", Email: "alice@example.com"})
+		n, _ := r.OpenPR(githubtest.PROptions{Head: "alice/docs", Title: "notes", User: githubtest.User{Login: "alice", ID: 77, Type: "User"}})
+		r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success")
+	}
+	srv, err := server.New(server.Config{AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(),
+		WebhookSecret: []byte(sim.WebhookSecret()), GitHubURL: sim.URL(), Logger: slog.New(slog.NewJSONHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer srv.Close()
+	ctx := context.Background()
+	if sw := srv.Sweep(ctx); sw.Err != nil || sw.Judged != 3 {
+		b.Fatalf("warm-up sweep: %+v", sw)
+	}
+	srv.Sweep(ctx) // takes the lists' new ETags
+	sim.ResetStats()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if sw := srv.Sweep(ctx); sw.Err != nil || sw.Judged != 0 {
+			b.Fatalf("sweep: %+v", sw)
+		}
+	}
+	st := sim.Stats()
+	b.ReportMetric(float64(st.Calls)/float64(b.N), "calls/sweep")
+	b.ReportMetric(float64(st.NotModified)/float64(b.N), "304/sweep")
+	b.ReportMetric(float64(st.Calls)/float64(b.N)*float64(time.Hour/server.DefaultSweepEvery), "calls/hour")
 }
