@@ -334,6 +334,10 @@ chaos: build test-assets ## Run the chaos tests' long variants (operator: 1,000 
 	@echo "| fault | injected | recovery | lost | repeats, restarts |"
 	@echo "|---|---|---|---|---|"
 	@cat $(CHAOS_DIR)/operator.md
+	@echo "==> pinbot chaos, long variants (60 s of 502; full log in $(CHAOS_DIR)/pinbot.log)"
+	@echo "==> pinbot Reliability figures (FIGURE lines): $$(uname -m), $$(nproc) cores, $$(date -u +%F)"
+	CHAOS_LONG=1 go test -count=1 -timeout 20m -v -run 'TestRedeliveryAfterPinbotWasDown|TestKilledMidBurst|TestGitHubAnswers502|TestTokenEndpointDown|TestReplicaKilledHoldingLiftLock|TestSweepJudgesWhatNoDeliveryBrought|TestJudgedThriceWrittenOnce' \
+		./pinbot/internal/server 2>&1 | tee $(CHAOS_DIR)/pinbot.log | grep -E '^(--- |ok|FAIL)|FIGURE'
 
 .PHONY: bench
 bench: build test-assets ## Run the benchmarks and print the figures the README quotes.

@@ -116,6 +116,25 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 	// completes, unless checks already ran on this commit.
 	skip := (j.newHead && !s.hints.checksSeen(pr.HeadSHA)) || j.fresh
 	g := s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
+	if staleView(g, j, remembered, mem.knownOr()) {
+		// GitHub shows a pinbot check run that what this evaluation holds
+		// (a payload, or memory built from one) does not know: another
+		// process judged the pull request since the event (a redelivered
+		// payload is as old as its event, ADR 0243). Read it again rather
+		// than write a second comment or close a closed pull request.
+		if pr, err = src.PullRequest(ctx, j.number); err != nil {
+			dec.Verdict, dec.Err, dec.RetryAt = string(enforce.Error), err, retryAt(err)
+			return dec
+		}
+		s.hints.sawPR(key, pr)
+		mem, remembered = nil, false
+		if pr.State != "open" {
+			s.hints.closed(key, pr.HeadSHA)
+			dec.Verdict = "closed"
+			return dec
+		}
+		g = s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
+	}
 	s.hints.learnChecks(full, g.Rules.VerificationChecks())
 	in := g.Input
 	if g.Rules.Enforced == 0 && len(in.ReadErrors) == 0 && !adr.InDoubt(in.Warnings) {
