@@ -103,11 +103,11 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 // DefaultGOGC is the collector's target the operator sets when GOGC is not
-// in its environment (ADR 0279): the heap may grow to 1.5 times the live
-// heap between collections instead of twice. The live heap is small (the
+// in its environment (ADR 0279): the heap may grow to 1.25 times the live
+// heap between collections instead of twice (ADR 0279). The live heap is small (the
 // Tenant cache; children are never cached, ADR 0101), so collecting more
 // often costs little CPU and keeps the resident memory near the live heap.
-const DefaultGOGC = 50
+const DefaultGOGC = 25
 
 // gcPercent sets DefaultGOGC unless GOGC is set, and returns the target in
 // force ("off" or a percentage).
@@ -127,6 +127,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	var (
 		metricsAddr   = fs.String("metrics-bind-address", ":8080", "Address of the Prometheus metrics endpoint; 0 disables it. Default :8080, or :8443 with --metrics-secure.")
 		metricsSecure = fs.Bool("metrics-secure", false, "Serve metrics over HTTPS, only to callers the API server authenticates (TokenReview) and authorizes for GET /metrics (SubjectAccessReview).")
+		pprofAddr     = fs.String("pprof-bind-address", "0", "Address of Go's /debug/pprof/ profiles (heap, CPU, goroutines), e.g. 127.0.0.1:6060; 0 disables it. Never expose it outside the pod.")
 		probeAddr     = fs.String("health-probe-bind-address", ":8081", "Address of /healthz and /readyz; 0 disables them.")
 		leaderElect   = fs.Bool("leader-elect", false, "Elect a leader so that only one replica reconciles.")
 		leaderNS      = fs.String("leader-election-namespace", "", "Namespace of the leader-election Lease (default: $POD_NAMESPACE, else the pod's namespace in-cluster).")
@@ -237,6 +238,7 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 		Client:                        controller.ClientOptions(),
 		Metrics:                       metricsOpts,
 		HealthProbeBindAddress:        *probeAddr,
+		PprofBindAddress:              *pprofAddr,
 		LeaderElection:                *leaderElect,
 		LeaderElectionID:              *leaderID,
 		LeaderElectionNamespace:       *leaderNS,

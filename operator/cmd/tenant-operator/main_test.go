@@ -88,8 +88,8 @@ func TestHelpListsTheFlags(t *testing.T) {
 func TestGCPercent(t *testing.T) {
 	prev := debug.SetGCPercent(100)
 	t.Cleanup(func() { debug.SetGCPercent(prev) })
-	if got := gcPercent(func(string) string { return "" }); got != "50" {
-		t.Errorf("gcPercent without GOGC = %q, want 50", got)
+	if got := gcPercent(func(string) string { return "" }); got != "25" {
+		t.Errorf("gcPercent without GOGC = %q, want 25", got)
 	}
 	if got := debug.SetGCPercent(100); got != DefaultGOGC {
 		t.Errorf("GC percent after gcPercent without GOGC = %d, want %d", got, DefaultGOGC)
