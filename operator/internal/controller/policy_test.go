@@ -450,19 +450,30 @@ func TestSelfServiceOwnerAccess(t *testing.T) {
 	if err := rita.Delete(ctx, tenantNamespace("default", "")); !apierrors.IsForbidden(err) {
 		t.Errorf("owner deleting namespace default: %v, want forbidden", err)
 	}
-	eventually(t, "rita may delete her self-service namespace ssr-own", func(ctx context.Context) (bool, error) {
-		err := rita.Delete(ctx, tenantNamespace("ssr-own", ""))
-		return err == nil, nil
+	ownerDeletes(t, rita, "ssr", "ssr-own")
+}
+
+// ownerDeletes has owner c delete the self-service namespace ns of tenant
+// once RBAC allows it (the owners' ClusterRole names a namespace once the
+// reconcile that recorded it applied it, and the API server's RBAC
+// informer follows), and waits until it leaves the Tenant's status,
+// never re-created.
+func ownerDeletes(t *testing.T, c client.Client, tenantName, ns string) {
+	t.Helper()
+	eventually(t, "the owner may delete the self-service namespace "+ns, func(ctx context.Context) (bool, error) {
+		err := c.Delete(ctx, tenantNamespace(ns, ""))
+		return err == nil, err
 	})
-	eventually(t, "ssr-own dropped from the status, not re-created", func(ctx context.Context) (bool, error) {
-		for _, ns := range getTenant(t, "ssr").Status.Namespaces {
-			if ns.Name == "ssr-own" {
+	eventually(t, ns+" dropped from the status, not re-created", func(ctx context.Context) (bool, error) {
+		got := getTenant(t, tenantName)
+		for _, s := range got.Status.Namespaces {
+			if s.Name == ns {
 				return false, nil
 			}
 		}
-		var ns corev1.Namespace
-		err := k8s.Get(ctx, client.ObjectKey{Name: "ssr-own"}, &ns)
-		return apierrors.IsNotFound(err) || err == nil && !ns.DeletionTimestamp.IsZero(), nil
+		var n corev1.Namespace
+		err := k8s.Get(ctx, client.ObjectKey{Name: ns}, &n)
+		return got.Status.Phase == v1alpha1.PhaseReady && (apierrors.IsNotFound(err) || err == nil && !n.DeletionTimestamp.IsZero()), nil
 	})
 }
 
@@ -578,21 +589,5 @@ func TestSelfServiceServiceAccountOwner(t *testing.T) {
 	if err := bot.Delete(ctx, tenantNamespace("ssa-a", "")); !apierrors.IsForbidden(err) {
 		t.Errorf("the ServiceAccount owner deleting the declared namespace ssa-a: %v, want forbidden", err)
 	}
-	// The owners' ClusterRole names the recorded namespace once the
-	// reconcile that recorded it has applied it; RBAC's informer follows.
-	eventually(t, "the ServiceAccount owner may delete its self-service namespace ssa-job", func(ctx context.Context) (bool, error) {
-		err := bot.Delete(ctx, tenantNamespace("ssa-job", ""))
-		return err == nil, err
-	})
-	eventually(t, "ssa-job dropped from the status, not re-created", func(ctx context.Context) (bool, error) {
-		got := getTenant(t, "ssa")
-		for _, ns := range got.Status.Namespaces {
-			if ns.Name == "ssa-job" {
-				return false, nil
-			}
-		}
-		var ns corev1.Namespace
-		err := k8s.Get(ctx, client.ObjectKey{Name: "ssa-job"}, &ns)
-		return got.Status.Phase == v1alpha1.PhaseReady && (apierrors.IsNotFound(err) || err == nil && !ns.DeletionTimestamp.IsZero()), nil
-	})
+	ownerDeletes(t, bot, "ssa", "ssa-job")
 }
