@@ -427,16 +427,8 @@ func TestSelfServiceOwnerAccess(t *testing.T) {
 	tn.Spec.SelfService = &v1alpha1.SelfService{MaxNamespaces: 3}
 	create(t, tn)
 	waitPhase(t, "ssr", v1alpha1.PhaseReady)
-	cfg := rest.CopyConfig(cp.Config)
-	cfg.Impersonate = rest.ImpersonationConfig{UserName: "rita", Groups: []string{"system:authenticated"}}
-	rita, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "rita may create ssr-own", func(ctx context.Context) (bool, error) {
-		err := rita.Create(ctx, tenantNamespace("ssr-own", "ssr"))
-		return err == nil || apierrors.IsAlreadyExists(err), nil
-	})
+	rita := onlyGranted(t, "rita", "system:authenticated")
+	ownerCreates(t, rita, "ssr-own", "ssr")
 	var own v1alpha1.Tenant
 	if err := rita.Get(ctx, client.ObjectKey{Name: "ssr"}, &own); err != nil {
 		t.Errorf("owner getting their Tenant: %v", err)
@@ -451,6 +443,30 @@ func TestSelfServiceOwnerAccess(t *testing.T) {
 		t.Errorf("owner deleting namespace default: %v, want forbidden", err)
 	}
 	ownerDeletes(t, rita, "ssr", "ssr-own")
+}
+
+// onlyGranted returns a client impersonating user in groups, with no group
+// bound to cluster-admin: only the access the operator grants owners.
+func onlyGranted(t *testing.T, user string, groups ...string) client.Client {
+	t.Helper()
+	cfg := rest.CopyConfig(cp.Config)
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: user, Groups: groups}
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// ownerCreates has owner c create namespace ns of tenant once RBAC allows
+// it (the owners' ClusterRole reaches the API server's RBAC informer a
+// moment after the Tenant is Ready).
+func ownerCreates(t *testing.T, c client.Client, ns, tenantName string) {
+	t.Helper()
+	eventually(t, "the owner may create "+ns, func(ctx context.Context) (bool, error) {
+		err := c.Create(ctx, tenantNamespace(ns, tenantName))
+		return err == nil || apierrors.IsAlreadyExists(err), err
+	})
 }
 
 // ownerDeletes has owner c delete the self-service namespace ns of tenant
@@ -567,17 +583,8 @@ func TestSelfServiceServiceAccountOwner(t *testing.T) {
 	tn.Spec.SelfService = &v1alpha1.SelfService{MaxNamespaces: 2}
 	create(t, tn)
 	waitPhase(t, "ssa", v1alpha1.PhaseReady)
-	cfg := rest.CopyConfig(cp.Config)
-	cfg.Impersonate = rest.ImpersonationConfig{UserName: "system:serviceaccount:ssa-ci:bot",
-		Groups: []string{"system:serviceaccounts", "system:serviceaccounts:ssa-ci", "system:authenticated"}}
-	bot, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "the ServiceAccount owner may create ssa-job", func(ctx context.Context) (bool, error) {
-		err := bot.Create(ctx, tenantNamespace("ssa-job", "ssa"))
-		return err == nil || apierrors.IsAlreadyExists(err), err
-	})
+	bot := onlyGranted(t, "system:serviceaccount:ssa-ci:bot", "system:serviceaccounts", "system:serviceaccounts:ssa-ci", "system:authenticated")
+	ownerCreates(t, bot, "ssa-job", "ssa")
 	eventually(t, "ssa-job provisioned and recorded as self-service", func(ctx context.Context) (bool, error) {
 		recorded := false
 		for _, ns := range getTenant(t, "ssa").Status.Namespaces {
