@@ -65,7 +65,7 @@ func TestHelpListsTheFlags(t *testing.T) {
 		t.Fatalf("run(-h) = %v, want flag.ErrHelp", err)
 	}
 	for _, f := range []string{"kubeconfig", "metrics-bind-address", "health-probe-bind-address", "leader-elect",
-		"leader-election-namespace", "max-concurrent-reconciles", "max-concurrent-applies", "resync-period", "min-retry-delay", "max-retry-delay", "provisioner-url",
+		"leader-election-namespace", "max-concurrent-reconciles", "max-concurrent-applies", "pprof-bind-address", "resync-period", "min-retry-delay", "max-retry-delay", "provisioner-url",
 		"provisioner-token-file", "provisioner-timeout", "provisioner-ca-file", "metrics-secure", "zap-log-level"} {
 		if !strings.Contains(stderr.String(), "-"+f) {
 			t.Errorf("help does not list -%s", f)
