@@ -9,14 +9,15 @@ import (
 // TestRecordsInDoubtFailClosed: through the App against the simulator, a
 // record pinbot cannot read, or whose status word it does not know, fails
 // the check of a bump of its package, naming the record and its line, and
-// leaves the pull request open (issue 22, ADR 0260).
+// leaves the pull request open with one comment naming the record and its
+// line, not repeated when the suite completes (issue 22, ADRs 0260, 0262).
 func TestRecordsInDoubtFailClosed(t *testing.T) {
 	t.Parallel()
 	const rec = "docs/decisions/084-keep-kopf.md"
 	for _, tt := range []struct {
 		name, record, says string
 	}{
-		{"yaml error", "---\nstatus: accepted\ndate: [2026-01-11\n---\n# 84. Keep kopf\n\n## Decision\n\nThe constraint is: kopf==1.40.1\n", rec + ":"},
+		{"yaml error", "---\nstatus: accepted\ndate: [2026-01-11\n---\n# 84. Keep kopf\n\n## Decision\n\nThe constraint is: kopf==1.40.1\n", rec + ":2"},
 		{"unknown status", "---\nstatus: \"> Ratified\"\n---\n# 84. Keep kopf\n\n## Decision\n\nThe constraint is: kopf==1.40.1\n", rec + ":2"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,7 +34,8 @@ func TestRecordsInDoubtFailClosed(t *testing.T) {
 			h := newHarness(t, sim, sim.URL())
 			n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 			h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
-			h.check(r, n, errored)
+			h.check(r, n, want{check: "failure", comments: 1, state: "open",
+				contains: []string{"<!-- pinbot:comment -->", "`" + tt.says, "in doubt", "does not close"}})
 			checkSays(t, r, n, tt.says)
 		})
 	}
