@@ -64,11 +64,28 @@ func blind(in Input) []string {
 // pinbot does not know (adr.Warning.Doubtful) may be in force, so a pull
 // request moving it is neither allowed nor closed. A pull request that
 // changes no dependency file (one that fixes the record) is not affected.
+// A record the pull request itself leaves unreadable or of an unknown
+// status at its head (adr.Warning.Head) fails that pull request, whatever
+// else it changes (ADR 0262).
 func unreadRecords(in Input, manifests []string) ([]string, []adr.Warning) {
 	var out []string
 	var why []adr.Warning
 	for _, w := range in.Warnings {
 		n := len(out)
+		switch {
+		case w.Head && w.Unreadable:
+			out = append(out, fmt.Sprintf("this pull request leaves the decision record %s unreadable (%s); once merged, pinbot could not tell which pins it holds: fix the record in this pull request",
+				position(w), w.Message))
+		case w.Head && len(w.Doubtful) > 0:
+			out = append(out, fmt.Sprintf("this pull request gives the decision record %s a status pinbot does not know: %s; fix the status in this pull request",
+				position(w), w.Message))
+		}
+		if w.Head {
+			if len(out) > n {
+				why = append(why, w)
+			}
+			continue
+		}
 		if w.Unreadable {
 			var hit []string
 			for _, f := range manifests {
