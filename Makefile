@@ -345,6 +345,7 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 		echo "==> go test -bench $$m"; \
 		(cd $$m && go test $(BENCH_FLAGS) ./...) || exit 1; \
 	done
+	@echo "==> own decision-record corpus (docs/records.md)"; go test -count=1 -run '^TestCorpusScore$$' -v ./internal/adr/ | grep 'own corpus:'
 	@echo "==> operator figures (operator/test/cmd/soak --bench: idle, 1,000 Tenants by kubectl apply, resync, plain client x4 and x16, cold start)"
 	cd operator && go build -o $(BIN)/soak ./test/cmd/soak
 	cd operator && $(BIN)/soak --bench $(SOAK_FLAGS) $(OPERATOR_BENCH_FLAGS) --dir "$(ROOT)/out/bench"
