@@ -334,6 +334,10 @@ chaos: build test-assets ## Run the chaos tests' long variants (operator: 1,000 
 	@echo "| fault | injected | recovery | lost | repeats, restarts |"
 	@echo "|---|---|---|---|---|"
 	@cat $(CHAOS_DIR)/operator.md
+	@echo "==> pinbot chaos, long variants (60 s of 502; full log in $(CHAOS_DIR)/pinbot.log)"
+	@echo "==> pinbot Reliability figures (FIGURE lines): $$(uname -m), $$(nproc) cores, $$(date -u +%F)"
+	CHAOS_LONG=1 go test -count=1 -timeout 20m -v -run 'TestRedeliveryAfterPinbotWasDown|TestKilledMidBurst|TestGitHubAnswers502|TestTokenEndpointDown|TestReplicaKilledHoldingLiftLock|TestSweepJudgesWhatNoDeliveryBrought|TestJudgedThriceWrittenOnce' \
+		./pinbot/internal/server 2>&1 | tee $(CHAOS_DIR)/pinbot.log | grep -E '^(--- |ok|FAIL)|FIGURE'
 
 .PHONY: bench
 bench: build test-assets ## Run the benchmarks and print the figures the README quotes.
@@ -341,6 +345,7 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 		echo "==> go test -bench $$m"; \
 		(cd $$m && go test $(BENCH_FLAGS) ./...) || exit 1; \
 	done
+	@echo "==> own decision-record corpus (docs/records.md)"; go test -count=1 -run '^TestCorpusScore$$' -v ./internal/adr/ | grep 'own corpus:'
 	@echo "==> operator figures (operator/test/cmd/soak --bench: idle, 1,000 Tenants by kubectl apply, resync, plain client x4 and x16, cold start)"
 	cd operator && go build -o $(BIN)/soak ./test/cmd/soak
 	cd operator && $(BIN)/soak --bench $(SOAK_FLAGS) $(OPERATOR_BENCH_FLAGS) --dir "$(ROOT)/out/bench"

@@ -103,6 +103,12 @@ type Warning struct {
 	// are neither enforced nor dropped, and a pull request moving one of
 	// them gets the verdict error (ADR 0260).
 	Doubtful []pin.Pin `json:"doubtful,omitempty"`
+	// Head is true for a record as a pull request's head changes it. The
+	// pull request is judged by the base's records (it cannot change the
+	// rules it is judged by), but one whose head leaves a record
+	// unreadable or of an unknown status fails itself, naming the record
+	// (ADR 0262).
+	Head bool `json:"head,omitempty"`
 }
 
 // String formats w as "path:line: message", the way compilers do.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -71,6 +72,7 @@ func Parse(path string, data []byte) (Record, []Warning) {
 		p.rec.Pins[i].Source.Line = line
 		p.rec.Pins[i].Enforced = p.rec.Enforced
 	}
+	p.narrowUnreadable()
 	if class == statusUnknown {
 		// An unknown status never disables the pins (ADR 0260): they are
 		// listed as doubtful, and a pull request moving one gets error.
@@ -105,7 +107,12 @@ func firstInvalid(data []byte) int {
 }
 
 type parser struct {
-	lines      []string // the file's lines, for locating pins in folded text
+	// narrow is 1 + the index of the unreadable front matter's warning
+	// when its pins can be told from the body, else 0.
+	narrow     int
+	snip       snippet   // the fenced manifest snippet being read
+	raw        []pin.Pin // pins of snippet lines exact by their own rules
+	lines      []string  // the file's lines, for locating pins in folded text
 	rec        Record
 	warnings   []Warning
 	statusLine int
@@ -197,6 +204,11 @@ func (p *parser) frontMatter(fm []byte, body string) {
 	root, err := parseYAML(fm)
 	if err != nil {
 		p.unreadable(yamlLine(err)+1, fmt.Sprintf("invalid front matter: %s; pinbot cannot tell which pins or status it holds", yamlMsg(err)))
+		if !pinsKey.Match(fm) {
+			// Without a pins key the pins can only be the body's, which is
+			// readable: the ecosystems they could be in can be told.
+			p.narrow = len(p.warnings)
+		}
 	}
 	if root != nil {
 		if root.Kind != yaml.MappingNode {
@@ -579,4 +591,34 @@ func yamlMsg(err error) string {
 func hasKey(m *yaml.Node, key string) bool {
 	_, ok := lookup(m, key)
 	return ok
+}
+
+// pinsKey finds a pins key in front matter YAML could not parse.
+var pinsKey = regexp.MustCompile(`(?i)\bpins["']?\s*:`)
+
+// narrowUnreadable narrows the warning of front matter YAML could not
+// parse, when it has no pins key, to the ecosystems of the body's pins
+// (issue 22, item 3; ADR 0262): only a pull request changing a dependency
+// file of one of them then fails on it. A body pin without an ecosystem
+// leaves it open to all; a body without pins makes it a plain warning, as
+// the record pins nothing whatever its status.
+func (p *parser) narrowUnreadable() {
+	if p.narrow == 0 {
+		return
+	}
+	w := &p.warnings[p.narrow-1]
+	var ecos []pin.Ecosystem
+	for _, pn := range p.rec.Pins {
+		if pn.Ecosystem == "" {
+			return
+		}
+		ecos = append(ecos, pn.Ecosystem)
+	}
+	if len(ecos) == 0 {
+		w.Unreadable = false
+		w.Message += "; its body states no pin and it has no pins key, so it pins nothing"
+		return
+	}
+	slices.Sort(ecos)
+	w.Ecosystems = slices.Compact(ecos)
 }

@@ -94,6 +94,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		}
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			fence, lang = t[:3], strings.ToLower(strings.TrimSpace(strings.Trim(t, "`~")))
+			p.snip = snippet{}
 			continue
 		}
 		if strings.HasPrefix(t, "|") {
@@ -128,6 +129,8 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 			add("", m[1], m[2], at)
 		}
 	}
+	out = append(out, p.raw...)
+	p.raw = nil
 	return out
 }
 
@@ -152,6 +155,8 @@ func (p *parser) blockLine(lang, ln string, at int, add func(pin.Ecosystem, stri
 		if m := gemDep.FindStringSubmatch(ln); m != nil {
 			add(pin.Bundler, m[1], m[2], at)
 		}
+	default:
+		p.manifestLine(lang, ln, at, add)
 	}
 }
 

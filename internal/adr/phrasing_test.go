@@ -80,6 +80,7 @@ func FuzzPhrasings(f *testing.F) {
 		}
 	}
 	f.Add([]byte("# 1. X\n\n## Decision\n\n| Package | Version |\n|---|\n| a |\n| | 1.0.0 |\n```json\n\"a\": \"1\n```makefile\nA_VERSION=\ngo run a.b/c@$(A_VERSION)\n"))
+	f.Add([]byte("# 1. X\n\n## Decision\n\n```hcl\nrequired_providers {\n a = { version = \"= 1.0.0\"\n}}}\n```xml\n<dependency><version>1</version>\n```go.mod\nrequire (\na.b/c v1.0.0\n```\nFROM a:1@sha256:x\n```\n- uses: a/b@c\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		checkParse(t, "docs/adr/0001-fuzz.md", data)
 		rec, _ := Parse("docs/adr/0001-fuzz.md", data)

@@ -17,6 +17,29 @@ var (
 	rubyOptionRE = regexp.MustCompile(`^(?::([a-z_]+)\s*=>|([a-z_]+):)\s*`)
 )
 
+// rubyStatement is one logical line of a Gemfile or gemspec: its text
+// without comments, and the line it starts on.
+type rubyStatement struct {
+	line int
+	text string
+}
+
+// rubyStatements splits Ruby source into logical lines: a call continues
+// on the next line after a trailing comma.
+func rubyStatements(data []byte) []rubyStatement {
+	var out []rubyStatement
+	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+	for i := 0; i < len(lines); i++ {
+		st := rubyStatement{line: i + 1, text: strings.TrimSpace(stripRubyComment(lines[i]))}
+		for strings.HasSuffix(st.text, ",") && i+1 < len(lines) {
+			i++
+			st.text += " " + strings.TrimSpace(stripRubyComment(lines[i]))
+		}
+		out = append(out, st)
+	}
+	return out
+}
+
 // readGemfile reads the gem declarations of a Gemfile (or gems.rb): each
 // `gem "name", "req", ...` with its version requirements joined as
 // "~>7.1, >=7.1.3" (a bare "1.2.3" is Bundler's "= 1.2.3"), or "source
@@ -27,15 +50,8 @@ var (
 // error, as is eval_gemfile, whose file pinbot does not follow.
 func readGemfile(name string, data []byte) (manifest.Parsed, error) {
 	var out []manifest.Dep
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	for i := 0; i < len(lines); i++ {
-		lineNo := i + 1
-		line := strings.TrimSpace(stripRubyComment(lines[i]))
-		// A call continues on the next line after a trailing comma.
-		for strings.HasSuffix(line, ",") && i+1 < len(lines) {
-			i++
-			line += " " + strings.TrimSpace(stripRubyComment(lines[i]))
-		}
+	for _, st := range rubyStatements(data) {
+		lineNo, line := st.line, st.text
 		if strings.HasPrefix(line, "eval_gemfile") {
 			return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: lineNo, Err: fmt.Errorf("eval_gemfile is not read; declare the gems in this file")}
 		}
@@ -218,14 +234,8 @@ var (
 // error: pinbot does not run Ruby.
 func readGemspec(name string, data []byte) (manifest.Parsed, error) {
 	var out []manifest.Dep
-	lines := strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
-	for i := 0; i < len(lines); i++ {
-		lineNo := i + 1
-		line := strings.TrimSpace(stripRubyComment(lines[i]))
-		for strings.HasSuffix(line, ",") && i+1 < len(lines) {
-			i++
-			line += " " + strings.TrimSpace(stripRubyComment(lines[i]))
-		}
+	for _, st := range rubyStatements(data) {
+		lineNo, line := st.line, st.text
 		m := gemspecDepRE.FindStringSubmatch(line)
 		if m == nil {
 			continue

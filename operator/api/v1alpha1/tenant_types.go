@@ -321,8 +321,11 @@ const (
 	// the tenant; present only when a provisioner is configured.
 	ConditionExternalReady = "ExternalReady"
 	// ConditionRulesSatisfied is False when objects that existed before a
-	// rule change violate spec.rules (they are reported, not deleted);
-	// present only when spec.rules is set. It does not hold Ready.
+	// rule change violate spec.rules (they are reported, not deleted; the
+	// message lists the first ten as namespace/kind/name: rule=value and
+	// the count), True when none does; searched once per change of the
+	// rules (ADR 0249), present only when spec.rules is set. It does not
+	// hold Ready.
 	ConditionRulesSatisfied = "RulesSatisfied"
 	// ConditionSelfServiceWithinLimit is False when more self-service
 	// namespaces exist than spec.selfService.maxNamespaces (a race of
@@ -365,6 +368,9 @@ const (
 	ReasonRulesViolated = "RulesViolated"
 	// ReasonRulesHeld: no object violates spec.rules.
 	ReasonRulesHeld = "RulesHeld"
+	// ReasonRulesUnchecked: the search for violators failed (a LIST was
+	// refused); retried with backoff.
+	ReasonRulesUnchecked = "RulesUnchecked"
 	// ReasonOverLimit: more self-service namespaces than maxNamespaces.
 	ReasonOverLimit = "OverLimit"
 	// ReasonWithinLimit: self-service namespaces within maxNamespaces.
@@ -482,6 +488,11 @@ type TenantStatus struct {
 	// External records the calls made to the external provisioner.
 	// +optional
 	External *ExternalStatus `json:"external,omitempty"`
+	// RulesHash is a digest of the spec.rules whose violators the operator
+	// last looked for (RulesSatisfied); a change of the rules is searched
+	// once, with one paged LIST per kind the rules constrain (ADR 0249).
+	// +optional
+	RulesHash string `json:"rulesHash,omitempty"`
 }
 
 // Tenant declares a tenant: its namespaces, owners, quotas, limits, network

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -22,6 +23,7 @@ func TestRunRejectsBadFlags(t *testing.T) {
 		code int
 	}{
 		{"zero concurrency", []string{"--max-concurrent-reconciles=0"}, nil, "--max-concurrent-reconciles must be at least 1", 2},
+		{"zero concurrent applies", []string{"--max-concurrent-applies=0"}, nil, "--max-concurrent-applies must be at least 1", 2},
 		{"negative resync", []string{"--resync-period=-1s"}, nil, "--resync-period must be positive", 2},
 		{"relative provisioner URL", []string{"--provisioner-url=/tenants"}, nil, `provisioner URL "/tenants": want an absolute http or https URL`, 1},
 		{"zero min retry delay", []string{"--min-retry-delay=0s"}, nil, "--min-retry-delay (0s) must be positive and at most --max-retry-delay (5m0s)", 2},
@@ -63,7 +65,7 @@ func TestHelpListsTheFlags(t *testing.T) {
 		t.Fatalf("run(-h) = %v, want flag.ErrHelp", err)
 	}
 	for _, f := range []string{"kubeconfig", "metrics-bind-address", "health-probe-bind-address", "leader-elect",
-		"leader-election-namespace", "max-concurrent-reconciles", "resync-period", "min-retry-delay", "max-retry-delay", "provisioner-url",
+		"leader-election-namespace", "max-concurrent-reconciles", "max-concurrent-applies", "pprof-bind-address", "resync-period", "min-retry-delay", "max-retry-delay", "provisioner-url",
 		"provisioner-token-file", "provisioner-timeout", "provisioner-ca-file", "metrics-secure", "zap-log-level"} {
 		if !strings.Contains(stderr.String(), "-"+f) {
 			t.Errorf("help does not list -%s", f)
@@ -78,5 +80,24 @@ func TestHelpListsTheFlags(t *testing.T) {
 	}
 	if code := exitCode(nil, &last); code != 0 || last.Len() != 0 {
 		t.Errorf("a clean stop: exit %d, printed %q", code, last.String())
+	}
+}
+
+// TestGCPercent: without GOGC the operator collects at DefaultGOGC; GOGC
+// in the environment wins and is left to the runtime (ADR 0279).
+func TestGCPercent(t *testing.T) {
+	prev := debug.SetGCPercent(100)
+	t.Cleanup(func() { debug.SetGCPercent(prev) })
+	if got := gcPercent(func(string) string { return "" }); got != "25" {
+		t.Errorf("gcPercent without GOGC = %q, want 25", got)
+	}
+	if got := debug.SetGCPercent(100); got != DefaultGOGC {
+		t.Errorf("GC percent after gcPercent without GOGC = %d, want %d", got, DefaultGOGC)
+	}
+	if got := gcPercent(func(k string) string { return map[string]string{"GOGC": "200"}[k] }); got != "200" {
+		t.Errorf("gcPercent with GOGC=200 = %q, want 200", got)
+	}
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GC percent after gcPercent with GOGC set = %d, want it untouched (100)", got)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"golang.org/x/sync/errgroup"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -19,14 +20,30 @@ import (
 var applyOpts = []client.ApplyOption{client.FieldOwner(FieldManager), client.ForceOwnership}
 
 // apply creates or applies every desired object and records what happened.
+// The requests run concurrently, at most MaxConcurrentApplies at a time
+// (ADR 0259): first the namespaces, then everything inside the active ones
+// and the cluster-scoped objects. Each object is still one request, and
+// the outcome is collected in the desired order, so conditions and
+// messages do not depend on which answer came first.
 func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []tenant.Namespace) *outcome {
 	o := newOutcome()
 	uids := map[string]types.UID{}
 	for _, ns := range t.Status.Namespaces {
 		uids[ns.Name] = ns.UID
 	}
-	for _, d := range desired {
-		st, err := r.applyNamespace(ctx, t, d, uids[d.Name])
+	type result struct {
+		st  v1alpha1.NamespaceStatus
+		err error
+	}
+	results := make([]result, len(desired))
+	r.parallel(len(desired), func(i int) error {
+		st, err := r.applyNamespace(ctx, t, desired[i], uids[desired[i].Name])
+		results[i] = result{st, err}
+		return nil
+	})
+	var writes []func() error
+	for i, d := range desired {
+		st, err := results[i].st, results[i].err
 		if errors.Is(err, errSelfServiceGone) {
 			continue // its owner deleted it: dropped from the status
 		}
@@ -44,25 +61,50 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 		}
 		o.handled[d.Name] = true
 		for _, c := range d.Children() {
-			if err := r.applyChild(ctx, d.Name, c); err != nil {
-				o.fail(err)
-			}
+			writes = append(writes, func() error { return r.applyChild(ctx, d.Name, c) })
 		}
 	}
 	for _, b := range tenant.Bindings(t) {
-		if err := r.client.Apply(ctx, b, applyOpts...); err != nil {
-			o.fail(&conditionError{condition: v1alpha1.ConditionAccessReady,
-				err: fmt.Errorf("applying ValidatingAdmissionPolicyBinding %s: %w", *b.Name, err)})
-		}
+		writes = append(writes, func() error {
+			if err := r.client.Apply(ctx, b, applyOpts...); err != nil {
+				return &conditionError{condition: v1alpha1.ConditionAccessReady,
+					err: fmt.Errorf("applying ValidatingAdmissionPolicyBinding %s: %w", *b.Name, err)}
+			}
+			return nil
+		})
 	}
 	if role, binding := tenant.SelfServiceAccess(t); role != nil {
 		for _, obj := range []runtime.ApplyConfiguration{role, binding} {
-			if err := r.client.Apply(ctx, obj, applyOpts...); err != nil {
-				o.fail(&conditionError{condition: v1alpha1.ConditionAccessReady, err: fmt.Errorf("applying the owners' self-service access: %w", err)})
-			}
+			writes = append(writes, func() error {
+				if err := r.client.Apply(ctx, obj, applyOpts...); err != nil {
+					return &conditionError{condition: v1alpha1.ConditionAccessReady, err: fmt.Errorf("applying the owners' self-service access: %w", err)}
+				}
+				return nil
+			})
+		}
+	}
+	errs := make([]error, len(writes))
+	r.parallel(len(writes), func(i int) error {
+		errs[i] = writes[i]()
+		return nil
+	})
+	for _, err := range errs {
+		if err != nil {
+			o.fail(err)
 		}
 	}
 	return o
+}
+
+// parallel calls f for 0..n-1, at most MaxConcurrentApplies at a time,
+// and returns when every call has.
+func (r *Reconciler) parallel(n int, f func(i int) error) {
+	var g errgroup.Group
+	g.SetLimit(r.opts.MaxConcurrentApplies)
+	for i := range n {
+		g.Go(func() error { return f(i) })
+	}
+	_ = g.Wait() // f records its own errors
 }
 
 // The per-Tenant bindings of the chart's admission policies (ADR 0270):

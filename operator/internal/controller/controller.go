@@ -59,6 +59,9 @@ const (
 	DefaultMinRetryDelay = 2 * time.Second
 	DefaultMaxRetryDelay = 5 * time.Minute
 	DefaultRejectedRetry = time.Hour
+	// DefaultMaxConcurrentApplies is the default of
+	// Options.MaxConcurrentApplies (ADR 0259).
+	DefaultMaxConcurrentApplies = 8
 )
 
 // Provisioner is the external system told about tenants; see package
@@ -78,6 +81,13 @@ type Options struct {
 	ResyncPeriod time.Duration
 	// MaxConcurrentReconciles bounds parallel reconciles (default 4).
 	MaxConcurrentReconciles int
+	// MaxConcurrentApplies bounds the writes one reconcile has in flight
+	// (default 8, ADR 0259): at most MaxConcurrentReconciles times
+	// MaxConcurrentApplies requests of the operator are in flight.
+	MaxConcurrentApplies int
+	// ListPageSize is the limit of each page of the LISTs that look for
+	// objects violating changed rules (default 500, ADR 0249).
+	ListPageSize int
 	// MinRetryDelay and MaxRetryDelay bound the workqueue's exponential
 	// backoff after a failed reconcile (defaults 2s and 5m), as Flux's
 	// --min-retry-delay and --max-retry-delay do.
@@ -133,6 +143,12 @@ func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
 	}
 	if opts.MaxConcurrentReconciles <= 0 {
 		opts.MaxConcurrentReconciles = 4
+	}
+	if opts.ListPageSize <= 0 {
+		opts.ListPageSize = DefaultListPageSize
+	}
+	if opts.MaxConcurrentApplies <= 0 {
+		opts.MaxConcurrentApplies = DefaultMaxConcurrentApplies
 	}
 	if opts.MinRetryDelay <= 0 {
 		opts.MinRetryDelay = DefaultMinRetryDelay

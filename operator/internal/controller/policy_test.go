@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -425,16 +427,8 @@ func TestSelfServiceOwnerAccess(t *testing.T) {
 	tn.Spec.SelfService = &v1alpha1.SelfService{MaxNamespaces: 3}
 	create(t, tn)
 	waitPhase(t, "ssr", v1alpha1.PhaseReady)
-	cfg := rest.CopyConfig(cp.Config)
-	cfg.Impersonate = rest.ImpersonationConfig{UserName: "rita", Groups: []string{"system:authenticated"}}
-	rita, err := client.New(cfg, client.Options{Scheme: scheme})
-	if err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "rita may create ssr-own", func(ctx context.Context) (bool, error) {
-		err := rita.Create(ctx, tenantNamespace("ssr-own", "ssr"))
-		return err == nil || apierrors.IsAlreadyExists(err), nil
-	})
+	rita := onlyGranted(t, "rita", "system:authenticated")
+	ownerCreates(t, rita, "ssr-own", "ssr")
 	var own v1alpha1.Tenant
 	if err := rita.Get(ctx, client.ObjectKey{Name: "ssr"}, &own); err != nil {
 		t.Errorf("owner getting their Tenant: %v", err)
@@ -448,19 +442,54 @@ func TestSelfServiceOwnerAccess(t *testing.T) {
 	if err := rita.Delete(ctx, tenantNamespace("default", "")); !apierrors.IsForbidden(err) {
 		t.Errorf("owner deleting namespace default: %v, want forbidden", err)
 	}
-	eventually(t, "rita may delete her self-service namespace ssr-own", func(ctx context.Context) (bool, error) {
-		err := rita.Delete(ctx, tenantNamespace("ssr-own", ""))
-		return err == nil, nil
+	ownerDeletes(t, rita, "ssr", "ssr-own")
+}
+
+// onlyGranted returns a client impersonating user in groups, with no group
+// bound to cluster-admin: only the access the operator grants owners.
+func onlyGranted(t *testing.T, user string, groups ...string) client.Client {
+	t.Helper()
+	cfg := rest.CopyConfig(cp.Config)
+	cfg.Impersonate = rest.ImpersonationConfig{UserName: user, Groups: groups}
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// ownerCreates has owner c create namespace ns of tenant once RBAC allows
+// it (the owners' ClusterRole reaches the API server's RBAC informer a
+// moment after the Tenant is Ready).
+func ownerCreates(t *testing.T, c client.Client, ns, tenantName string) {
+	t.Helper()
+	eventually(t, "the owner may create "+ns, func(ctx context.Context) (bool, error) {
+		err := c.Create(ctx, tenantNamespace(ns, tenantName))
+		return err == nil || apierrors.IsAlreadyExists(err), err
 	})
-	eventually(t, "ssr-own dropped from the status, not re-created", func(ctx context.Context) (bool, error) {
-		for _, ns := range getTenant(t, "ssr").Status.Namespaces {
-			if ns.Name == "ssr-own" {
+}
+
+// ownerDeletes has owner c delete the self-service namespace ns of tenant
+// once RBAC allows it (the owners' ClusterRole names a namespace once the
+// reconcile that recorded it applied it, and the API server's RBAC
+// informer follows), and waits until it leaves the Tenant's status,
+// never re-created.
+func ownerDeletes(t *testing.T, c client.Client, tenantName, ns string) {
+	t.Helper()
+	eventually(t, "the owner may delete the self-service namespace "+ns, func(ctx context.Context) (bool, error) {
+		err := c.Delete(ctx, tenantNamespace(ns, ""))
+		return err == nil, err
+	})
+	eventually(t, ns+" dropped from the status, not re-created", func(ctx context.Context) (bool, error) {
+		got := getTenant(t, tenantName)
+		for _, s := range got.Status.Namespaces {
+			if s.Name == ns {
 				return false, nil
 			}
 		}
-		var ns corev1.Namespace
-		err := k8s.Get(ctx, client.ObjectKey{Name: "ssr-own"}, &ns)
-		return apierrors.IsNotFound(err) || err == nil && !ns.DeletionTimestamp.IsZero(), nil
+		var n corev1.Namespace
+		err := k8s.Get(ctx, client.ObjectKey{Name: ns}, &n)
+		return got.Status.Phase == v1alpha1.PhaseReady && (apierrors.IsNotFound(err) || err == nil && !n.DeletionTimestamp.IsZero()), nil
 	})
 }
 
@@ -483,4 +512,89 @@ func TestRequestsWithSelfService(t *testing.T) {
 	if r := reqs.about("lean-self"); len(r) != 21+4 {
 		t.Errorf("%d requests for a self-service Tenant of 18 objects, want 21 + 4:\n%s", len(r), strings.Join(r, "\n"))
 	}
+}
+
+// TestRulesDefaultStorageClass: a claim naming no class gets the default
+// class from the DefaultStorageClass admission plugin before the policy
+// judges it (mutating admission runs first): denied when the default is
+// not in the list, admitted with it when it is, denied as class ” when
+// there is no default (ADR 0272).
+func TestRulesDefaultStorageClass(t *testing.T) {
+	installPolicies(t)
+	ctx := context.Background()
+	tn := newTenant("dsc", "a")
+	tn.Spec.Rules = &v1alpha1.Rules{StorageClasses: &v1alpha1.AllowList{Allowed: []string{"dsc-fast"}}}
+	create(t, tn)
+	waitPhase(t, "dsc", v1alpha1.PhaseReady)
+	defaultClass := func(name string, isDefault bool) {
+		t.Helper()
+		sc := &storagev1.StorageClass{ObjectMeta: metav1.ObjectMeta{Name: name}, Provisioner: "kubetenant.io/test"}
+		if err := k8s.Get(ctx, client.ObjectKeyFromObject(sc), sc); apierrors.IsNotFound(err) {
+			sc.Annotations = map[string]string{"storageclass.kubernetes.io/is-default-class": strconv.FormatBool(isDefault)}
+			if err := k8s.Create(ctx, sc); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = k8s.Delete(context.Background(), sc) })
+			return
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		sc.Annotations = map[string]string{"storageclass.kubernetes.io/is-default-class": strconv.FormatBool(isDefault)}
+		if err := k8s.Update(ctx, sc); err != nil {
+			t.Fatal(err)
+		}
+	}
+	claim := func(name string) *corev1.PersistentVolumeClaim {
+		return &corev1.PersistentVolumeClaim{ObjectMeta: metav1.ObjectMeta{Namespace: "dsc-a", Name: name}, Spec: corev1.PersistentVolumeClaimSpec{
+			AccessModes: []corev1.PersistentVolumeAccessMode{corev1.ReadWriteOnce},
+			Resources:   corev1.VolumeResourceRequirements{Requests: corev1.ResourceList{"storage": resource.MustParse("1Gi")}},
+		}}
+	}
+	dev := as(t, "dev")
+
+	// No default class: the claim's class is '', not in the list.
+	untilEnforced(t, dev, claim("none"), "tenant dsc: rule storageClasses: storage class '' of PersistentVolumeClaim none is not allowed (dsc-fast)")
+
+	// The default class is not in the list: the plugin writes it, the
+	// policy denies it by name.
+	defaultClass("dsc-slow", true)
+	untilEnforced(t, dev, claim("slow"), "tenant dsc: rule storageClasses: storage class 'dsc-slow' of PersistentVolumeClaim slow is not allowed (dsc-fast)")
+
+	// The default class is in the list: admitted, with the class written.
+	defaultClass("dsc-slow", false)
+	defaultClass("dsc-fast", true)
+	eventually(t, "a claim naming no class admitted with the default dsc-fast", func(ctx context.Context) (bool, error) {
+		err := dev.Create(ctx, claim("fast"))
+		return err == nil, err
+	})
+	if got := get[corev1.PersistentVolumeClaim](t, "dsc-a", "fast"); got.Spec.StorageClassName == nil || *got.Spec.StorageClassName != "dsc-fast" {
+		t.Errorf("the admitted claim's class is %v, want dsc-fast written by DefaultStorageClass", got.Spec.StorageClassName)
+	}
+}
+
+// TestSelfServiceServiceAccountOwner: a ServiceAccount owner with only the
+// access the operator grants creates a namespace of its tenant, which is
+// provisioned, deletes it, and it leaves the status, never re-created.
+func TestSelfServiceServiceAccountOwner(t *testing.T) {
+	installPolicies(t)
+	ctx := context.Background()
+	tn := newTenant("ssa", "a")
+	tn.Spec.Owners = []v1alpha1.Owner{{Kind: v1alpha1.OwnerServiceAccount, Name: "bot", Namespace: "ssa-ci"}}
+	tn.Spec.SelfService = &v1alpha1.SelfService{MaxNamespaces: 2}
+	create(t, tn)
+	waitPhase(t, "ssa", v1alpha1.PhaseReady)
+	bot := onlyGranted(t, "system:serviceaccount:ssa-ci:bot", "system:serviceaccounts", "system:serviceaccounts:ssa-ci", "system:authenticated")
+	ownerCreates(t, bot, "ssa-job", "ssa")
+	eventually(t, "ssa-job provisioned and recorded as self-service", func(ctx context.Context) (bool, error) {
+		recorded := false
+		for _, ns := range getTenant(t, "ssa").Status.Namespaces {
+			recorded = recorded || ns.Name == "ssa-job" && ns.SelfService
+		}
+		var rb rbacv1.RoleBinding
+		return recorded && k8s.Get(ctx, client.ObjectKey{Namespace: "ssa-job", Name: "tenant-owner-0"}, &rb) == nil, nil
+	})
+	if err := bot.Delete(ctx, tenantNamespace("ssa-a", "")); !apierrors.IsForbidden(err) {
+		t.Errorf("the ServiceAccount owner deleting the declared namespace ssa-a: %v, want forbidden", err)
+	}
+	ownerDeletes(t, bot, "ssa", "ssa-job")
 }

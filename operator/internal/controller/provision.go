@@ -48,6 +48,7 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 	}
 	o.report(t)
 	overLimit := r.selfServiceLimit(t)
+	rules, rulesErr := r.checkRules(ctx, old, t)
 	if o.inCluster() {
 		t.Status.AppliedHash = hash
 	} else {
@@ -84,12 +85,17 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 	if overLimit != "" && !meta.IsStatusConditionFalse(old.Status.Conditions, v1alpha1.ConditionSelfServiceWithinLimit) {
 		r.recorder.Eventf(t, nil, corev1.EventTypeWarning, EventSelfServiceOverLimit, "SelfService", "%s", overLimit)
 	}
+	if rules != nil {
+		r.recorder.Eventf(t, nil, rules.eventType, rules.reason, "Rules", "%s", rules.message)
+	}
 
 	switch {
 	case o.err() != nil:
 		return reconcile.Result{}, o.err()
 	case extErr != nil:
 		return reconcile.Result{}, extErr
+	case rulesErr != nil:
+		return reconcile.Result{}, rulesErr
 	case len(o.notActive) > 0:
 		// Nothing can be created in a terminating namespace; its deletion
 		// event wakes the tenant, this is a safety net.

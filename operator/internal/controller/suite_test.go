@@ -57,6 +57,8 @@ type operatorConfig struct {
 	resync time.Duration
 	// transport wraps the operator's HTTP transport, to count requests.
 	transport func(http.RoundTripper) http.RoundTripper
+	// listPageSize is the page limit of the violators' LISTs (default 500).
+	listPageSize int
 }
 
 func TestMain(m *testing.M) {
@@ -156,6 +158,7 @@ func startOperatorWith(cfg *rest.Config, provURL string, oc operatorConfig) (*op
 		MaxRetryDelay:           testRetryMax,
 		ResyncPeriod:            oc.resync,
 		MaxConcurrentReconciles: oc.workers,
+		ListPageSize:            oc.listPageSize,
 		SkipNameValidation:      true,
 	}, hooks{
 		reconciler: func(r reconcile.Reconciler) reconcile.Reconciler { counter.next = r; return counter },

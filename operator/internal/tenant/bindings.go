@@ -32,7 +32,11 @@ func BindingName(policy, t string) string { return policy + "-" + t }
 // self-service, the objects inside them for the rules. A rule change needs
 // no write here: the API server reads the Tenant from its own informer.
 func Bindings(t *v1alpha1.Tenant) []*arv1ac.ValidatingAdmissionPolicyBindingApplyConfiguration {
-	selector := metav1ac.LabelSelector().WithMatchLabels(map[string]string{v1alpha1.TenantLabel: t.Name})
+	// A selector per binding: the client decodes each answer into the
+	// object it applied, and the bindings are applied concurrently.
+	selector := func() *metav1ac.LabelSelectorApplyConfiguration {
+		return metav1ac.LabelSelector().WithMatchLabels(map[string]string{v1alpha1.TenantLabel: t.Name})
+	}
 	bind := func(policy string, match *arv1ac.MatchResourcesApplyConfiguration) *arv1ac.ValidatingAdmissionPolicyBindingApplyConfiguration {
 		return arv1ac.ValidatingAdmissionPolicyBinding(BindingName(policy, t.Name)).
 			WithLabels(Labels(t)).
@@ -46,8 +50,8 @@ func Bindings(t *v1alpha1.Tenant) []*arv1ac.ValidatingAdmissionPolicyBindingAppl
 				WithMatchResources(match))
 	}
 	return []*arv1ac.ValidatingAdmissionPolicyBindingApplyConfiguration{
-		bind(SelfServicePolicy, arv1ac.MatchResources().WithObjectSelector(selector)),
-		bind(RulesPolicy, arv1ac.MatchResources().WithNamespaceSelector(selector)),
+		bind(SelfServicePolicy, arv1ac.MatchResources().WithObjectSelector(selector())),
+		bind(RulesPolicy, arv1ac.MatchResources().WithNamespaceSelector(selector())),
 	}
 }
 

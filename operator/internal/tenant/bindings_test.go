@@ -1,7 +1,12 @@
 package tenant
 
 import (
+	"reflect"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -82,6 +87,78 @@ func TestBindingsNameTheTenant(t *testing.T) {
 		}
 		if b.Spec.MatchResources == nil {
 			t.Fatalf("binding %s selects nothing", *b.Name)
+		}
+	}
+}
+
+// TestObjectsShareNothing: the controller applies a Tenant's objects
+// concurrently and the client decodes each answer into the object it
+// applied, so no map, slice or pointer may be reachable from two of them
+// (two bindings sharing one selector raced).
+func TestObjectsShareNothing(t *testing.T) {
+	tn := acme(func(tn *v1alpha1.Tenant) {
+		tn.Spec.Namespaces = append(tn.Spec.Namespaces, v1alpha1.Namespace{Name: "prod", Labels: map[string]string{"a": "b"}})
+		tn.Spec.Owners = append(tn.Spec.Owners, v1alpha1.Owner{Kind: v1alpha1.OwnerServiceAccount, Name: "ci", Namespace: "tools"})
+		tn.Spec.NamespaceMetadata = &v1alpha1.NamespaceMetadata{Labels: map[string]string{"team": "x"}}
+		tn.Spec.Quota = &v1alpha1.Quota{Hard: corev1.ResourceList{"pods": resource.MustParse("5")}}
+		tn.Spec.Limits = &v1alpha1.Limits{Default: corev1.ResourceList{"cpu": resource.MustParse("1")}}
+		tn.Spec.AdditionalRoleBindings = []v1alpha1.RoleBinding{{ClusterRole: "view", Subjects: []rbacv1.Subject{{Kind: "Group", Name: "g"}}}}
+		tn.Spec.SelfService = &v1alpha1.SelfService{MaxNamespaces: 2}
+		tn.Status.Namespaces = []v1alpha1.NamespaceStatus{{Name: "acme-own", SelfService: true}}
+	})
+	var objects []any
+	for _, d := range Desired(tn) {
+		objects = append(objects, d.Namespace)
+		for _, c := range d.Children() {
+			objects = append(objects, c.Apply)
+		}
+	}
+	for _, b := range Bindings(tn) {
+		objects = append(objects, b)
+	}
+	role, binding := SelfServiceAccess(tn)
+	objects = append(objects, role, binding)
+	owner := map[uintptr]int{}
+	for i, obj := range objects {
+		walk(reflect.ValueOf(obj), func(p uintptr) {
+			if j, ok := owner[p]; ok && j != i {
+				t.Errorf("objects %d (%T) and %d (%T) share memory at %#x", j, objects[j], i, obj, p)
+			}
+			owner[p] = i
+		})
+	}
+}
+
+// walk calls seen with the address of every pointer, map and slice backing
+// array reachable from v.
+func walk(v reflect.Value, seen func(uintptr)) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map:
+		if v.IsNil() {
+			return
+		}
+		seen(v.Pointer())
+		if v.Kind() == reflect.Pointer {
+			walk(v.Elem(), seen)
+			return
+		}
+		for it := v.MapRange(); it.Next(); {
+			walk(it.Value(), seen)
+		}
+	case reflect.Slice:
+		if v.Len() > 0 {
+			seen(v.Pointer())
+		}
+		for i := range v.Len() {
+			walk(v.Index(i), seen)
+		}
+	case reflect.Interface:
+		if !v.IsNil() {
+			walk(v.Elem(), seen)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			walk(v.Field(i), seen)
 		}
 	}
 }

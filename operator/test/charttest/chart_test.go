@@ -199,7 +199,7 @@ var pinbotChecks = map[string]check{
 		if diff := cmp.Diff([]any{
 			"serve", "--listen=:8080", "--app-id=123456", "--app-slug=pinbot", "--github-url=https://api.github.com/", "--upstream-github-url=https://api.github.com/",
 			"--private-key-file=/etc/pinbot/private-key/private-key.pem",
-			"--webhook-secret-file=/etc/pinbot/webhook-secret/webhook-secret", "--workers=4", "--upstream-interval=1h",
+			"--webhook-secret-file=/etc/pinbot/webhook-secret/webhook-secret", "--workers=4", "--upstream-interval=1h", "--redeliver-interval=10m", "--sweep-interval=30m",
 		}, firstContainer(t, d)["args"]); diff != "" {
 			t.Errorf("args (-want +got):\n%s", diff)
 		}

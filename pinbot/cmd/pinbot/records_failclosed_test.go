@@ -72,3 +72,39 @@ func TestPinsAuditFailsOnUnreadableRecord(t *testing.T) {
 		t.Errorf("exit %d, want 1 naming the record:\n%s", code, stdout)
 	}
 }
+
+// TestEvaluateReadsChangedRecordsAtHead: a pull request that leaves a
+// record unreadable at its head fails itself, naming the record, though it
+// changes no dependency file; one that fixes nothing else passes (issue 22,
+// item 3; ADR 0262).
+func TestEvaluateReadsChangedRecordsAtHead(t *testing.T) {
+	t.Parallel()
+	const rec = "docs/decisions/083-kopf-version-pin.yaml"
+	for _, tt := range []struct {
+		name, prefix string
+		verdict      string
+		code         int
+	}{
+		{"head breaks the record", "decision: [oops\n", "error", 3},
+		{"head edits the record readably", "# reviewed 2026-12-04\n", "not-applicable", 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			g := gitrepotest.New(t)
+			files := fixture(t, "pyoperator")
+			g.Write(files)
+			g.Commit("Initial widget operator")
+			g.Checkout("docs", true)
+			g.Write(map[string]string{rec: tt.prefix + files[rec]})
+			head := g.Commit("docs: edit ADR 83")
+			pr := prJSON(t, "octocat", "Edit ADR 83", "", head)
+			r, code, stderr := evaluate(t, "--repo", g.Dir, "--base", "main", "--head", "docs", "--pr", pr)
+			if code != tt.code || r.Verdict != tt.verdict {
+				t.Fatalf("exit %d verdict %q, want %d %s; stderr %s\n%s", code, r.Verdict, tt.code, tt.verdict, stderr, r.Comment)
+			}
+			if tt.verdict == "error" && !strings.Contains(r.Comment, "leaves the decision record "+rec) {
+				t.Errorf("output does not name the record:\n%s", r.Comment)
+			}
+		})
+	}
+}

@@ -41,6 +41,7 @@ type serveFlags struct {
 	workers                                                       int
 	dryRun, noAdvisories                                          bool
 	upstreamEvery                                                 time.Duration
+	redeliverEvery, sweepEvery                                    time.Duration
 }
 
 func addServeFlags(fs *pflag.FlagSet) *serveFlags {
@@ -59,6 +60,8 @@ func addServeFlags(fs *pflag.FlagSet) *serveFlags {
 	fs.StringVar(&f.upstreamURL, "upstream-github-url", "https://api.github.com/", "REST API `base` of the pins' upstream issues; on GitHub Enterprise Server they live on github.com and are read anonymously, or with --upstream-token-file (PINBOT_UPSTREAM_GITHUB_URL)")
 	fs.StringVar(&f.upstreamTokenFile, "upstream-token-file", "", "`file` holding a token for --upstream-github-url when it is not --github-url (PINBOT_UPSTREAM_TOKEN_FILE, or the token itself in PINBOT_UPSTREAM_TOKEN)")
 	fs.DurationVar(&f.upstreamEvery, "upstream-interval", time.Hour, "how often to check the pins' upstream issues and lift the fixed ones; 0 turns the check off (PINBOT_UPSTREAM_INTERVAL)")
+	fs.DurationVar(&f.redeliverEvery, "redeliver-interval", server.DefaultRedeliverEvery, "how often, and at start, to ask GitHub to redeliver the webhook deliveries that failed (ADR 0241); 0 turns it off (PINBOT_REDELIVER_INTERVAL)")
+	fs.DurationVar(&f.sweepEvery, "sweep-interval", server.DefaultSweepEvery, "how often, and at start, to judge the open pull requests no delivery brought (ADR 0242); 0 turns it off (PINBOT_SWEEP_INTERVAL)")
 	return f
 }
 
@@ -104,12 +107,25 @@ func (f *serveFlags) options(fs *pflag.FlagSet, getenv func(string) string) (ser
 			return serveOptions{}, usagef("PINBOT_UPSTREAM_INTERVAL=%q is not a duration", v)
 		}
 	}
+	for _, d := range []struct {
+		flag, env string
+		dst       *time.Duration
+	}{{"redeliver-interval", "PINBOT_REDELIVER_INTERVAL", &f.redeliverEvery}, {"sweep-interval", "PINBOT_SWEEP_INTERVAL", &f.sweepEvery}} {
+		if v := getenv(d.env); !changed(fs, d.flag) && v != "" {
+			if *d.dst, err = time.ParseDuration(v); err != nil {
+				return serveOptions{}, usagef("%s=%q is not a duration", d.env, v)
+			}
+		}
+		if *d.dst < 0 || (*d.dst > 0 && *d.dst < time.Minute) {
+			return serveOptions{}, usagef("--%s must be 0 or at least 1m, not %s", d.flag, *d.dst)
+		}
+	}
 	if f.upstreamEvery < 0 || (f.upstreamEvery > 0 && f.upstreamEvery < time.Minute) {
 		return serveOptions{}, usagef("--upstream-interval must be 0 or at least 1m, not %s", f.upstreamEvery)
 	}
 	o := serveOptions{listen: f.listen, upstreamEvery: f.upstreamEvery, cfg: server.Config{
 		AppID: f.appID, AppSlug: f.appSlug, GitHubURL: f.ghURL, Workers: f.workers, DryRun: f.dryRun,
-		UpstreamURL: f.upstreamURL, Advisories: !f.noAdvisories,
+		UpstreamURL: f.upstreamURL, RedeliverEvery: f.redeliverEvery, SweepEvery: f.sweepEvery, Advisories: !f.noAdvisories,
 	}}
 	if u, err := url.Parse(f.upstreamURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return o, usagef("--upstream-github-url must be an http(s) API base such as https://api.github.com/, not %q", f.upstreamURL)

@@ -23,22 +23,11 @@ import (
 //
 // Files come from PullRequest.Files and the manifests of Changes.
 func blind(in Input) []string {
-	files := slices.Clone(in.PR.Files)
-	for _, c := range in.Changes {
-		files = append(files, c.Manifest)
-	}
-	slices.Sort(files)
-	files = slices.Compact(files)
-
+	files, manifests := changedFiles(in)
 	var out []string
-	var manifests []string // changed files of any known format
 	for _, f := range files {
 		format, ok := pin.FormatOf(f)
-		if !ok {
-			continue
-		}
-		manifests = append(manifests, f)
-		if format.Readable() {
+		if !ok || format.Readable() {
 			continue
 		}
 		var moved []string
@@ -52,7 +41,8 @@ func blind(in Input) []string {
 				f, format.Name, format.Ecosystem, strings.Join(dedupe(moved), ", ")))
 		}
 	}
-	out = append(out, unreadRecords(in, manifests)...)
+	msgs, _ := unreadRecords(in, manifests)
+	out = append(out, msgs...)
 	if len(manifests) == 0 {
 		return out
 	}
@@ -74,9 +64,28 @@ func blind(in Input) []string {
 // pinbot does not know (adr.Warning.Doubtful) may be in force, so a pull
 // request moving it is neither allowed nor closed. A pull request that
 // changes no dependency file (one that fixes the record) is not affected.
-func unreadRecords(in Input, manifests []string) []string {
+// A record the pull request itself leaves unreadable or of an unknown
+// status at its head (adr.Warning.Head) fails that pull request, whatever
+// else it changes (ADR 0262).
+func unreadRecords(in Input, manifests []string) ([]string, []adr.Warning) {
 	var out []string
+	var why []adr.Warning
 	for _, w := range in.Warnings {
+		n := len(out)
+		switch {
+		case w.Head && w.Unreadable:
+			out = append(out, fmt.Sprintf("this pull request leaves the decision record %s unreadable (%s); once merged, pinbot could not tell which pins it holds: fix the record in this pull request",
+				position(w), w.Message))
+		case w.Head && len(w.Doubtful) > 0:
+			out = append(out, fmt.Sprintf("this pull request gives the decision record %s a status pinbot does not know: %s; fix the status in this pull request",
+				position(w), w.Message))
+		}
+		if w.Head {
+			if len(out) > n {
+				why = append(why, w)
+			}
+			continue
+		}
 		if w.Unreadable {
 			var hit []string
 			for _, f := range manifests {
@@ -98,8 +107,39 @@ func unreadRecords(in Input, manifests []string) []string {
 				}
 			}
 		}
+		if len(out) > n {
+			why = append(why, w)
+		}
 	}
-	return out
+	return out, why
+}
+
+// changedFiles returns the pull request's changed files (PullRequest.Files
+// and the manifests of Changes), sorted, and those of a known format.
+func changedFiles(in Input) (files, manifests []string) {
+	files = slices.Clone(in.PR.Files)
+	for _, c := range in.Changes {
+		files = append(files, c.Manifest)
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+	for _, f := range files {
+		if _, ok := pin.FormatOf(f); ok {
+			manifests = append(manifests, f)
+		}
+	}
+	return files, manifests
+}
+
+// RecordsInDoubt returns the warnings of the decision records that make
+// the verdict Error on in (the third rule of blind): unreadable records
+// that may pin a changed dependency file, and records of an unknown status
+// with a pin the pull request moves. The App comments once naming them,
+// file and line, so a team learns which record to fix (issue 22, ADR 0262).
+func RecordsInDoubt(in Input) []adr.Warning {
+	_, manifests := changedFiles(in)
+	_, why := unreadRecords(in, manifests)
+	return why
 }
 
 // position is "file:line:column", "file:line" or "file".

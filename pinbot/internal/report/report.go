@@ -41,6 +41,11 @@ type Decision struct {
 	Comment string
 	// Known is what is already known of pinbot's own writes.
 	Known Known
+	// NoRecords says the base has no decision records: the check run is
+	// neutral, says where pinbot looked (Looked) and that nothing is
+	// enforced, and Result is not used (issue 22, ADR 0262).
+	NoRecords bool
+	Looked    []string
 }
 
 // Known is what an evaluation already knows of pinbot's writes on a pull
@@ -70,8 +75,10 @@ type Actions struct {
 
 // Apply writes the check run, then the comment, then closes. The close
 // comes last and only after the comment was written, so that a closed pull
-// request always says why; an Error verdict never comments nor closes. It
-// returns what is known after the writes.
+// request always says why. An Error verdict never closes, and comments only
+// when the caller rendered a comment for it (a decision record in doubt
+// caused it: the comment names the record). It returns what is known after
+// the writes.
 func (r *Reporter) Apply(ctx context.Context, d Decision) (Actions, Known, error) {
 	var a Actions
 	var err error
@@ -80,7 +87,19 @@ func (r *Reporter) Apply(ctx context.Context, d Decision) (Actions, Known, error
 		return a, k, err
 	}
 	res := d.Result
-	if res.Verdict == enforce.Error || res.Ignored || !res.Comment {
+	if d.NoRecords || res.Ignored {
+		return a, k, nil
+	}
+	if res.Verdict == enforce.Error {
+		if d.Comment == "" {
+			return a, k, nil
+		}
+		// A decision record in doubt: one comment naming it, never a
+		// close (issue 22, ADR 0262).
+		a.Comment, err = r.comment(ctx, d, true, &k)
+		return a, k, err
+	}
+	if !res.Comment {
 		return a, k, nil
 	}
 	create := res.Verdict == enforce.Block
@@ -118,6 +137,11 @@ func (r *Reporter) checkRun(ctx context.Context, d Decision, k *Known) (string, 
 	title, summary = clip(title, 1000), clip(summary, maxText)
 	status, conclusion := "completed", d.Result.Verdict.Conclusion()
 	if d.Result.Ignored {
+		conclusion = "neutral"
+	}
+	if d.NoRecords {
+		title, summary = render.NoRecords(d.Looked)
+		title, summary = clip(title, 1000), clip(summary, maxText)
 		conclusion = "neutral"
 	}
 	if conclusion == "" {

@@ -65,6 +65,16 @@ type Config struct {
 	// names is not closed (ADR 0274); through the upstream client on
 	// GitHub Enterprise Server.
 	Advisories bool
+	// RedeliverEvery is how often failed webhook deliveries are redelivered,
+	// first at start (0: never; serve uses DefaultRedeliverEvery);
+	// RedeliverWindow how far back (0: GitHub's, 3 days on github.com, 7
+	// on GitHub Enterprise Server). ADR 0241.
+	RedeliverEvery  time.Duration
+	RedeliverWindow time.Duration
+	// SweepEvery is how often the open pull requests of the repositories
+	// with pins are swept for what no delivery brought, first at start (0:
+	// never; serve uses DefaultSweepEvery). ADR 0242.
+	SweepEvery time.Duration
 }
 
 // defaults refuses a Config without the App's identity and fills in the

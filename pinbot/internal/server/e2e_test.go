@@ -384,18 +384,6 @@ func TestUnpinnedBumpSucceedsWithoutComment(t *testing.T) {
 	h.check(r, n, want{check: "success", state: "open"})
 }
 
-func TestRepositoryWithoutPinsGetsNothing(t *testing.T) {
-	t.Parallel()
-	sim := githubtest.New(t, githubtest.Options{})
-	r := sim.CreateRepo("acme", "plain", false)
-	r.Commit("main", "", map[string]string{"requirements.txt": "kopf==1.40.1\n"}, "init", githubtest.Author{})
-	r.Commit("bump", "main", map[string]string{"requirements.txt": "kopf==1.42.0\n"}, "bump", githubtest.Dependabot)
-	h := newHarness(t, sim, sim.URL())
-	n, opened := r.OpenPR(githubtest.PROptions{Head: "bump", User: githubtest.DependabotUser, Title: "Bump kopf"})
-	h.deliver(opened)
-	h.check(r, n, want{state: "open"})
-}
-
 func TestRedeliveryAndSynchronizeStormCommentOnce(t *testing.T) {
 	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})

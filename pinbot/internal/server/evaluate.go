@@ -116,12 +116,46 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 	// completes, unless checks already ran on this commit.
 	skip := (j.newHead && !s.hints.checksSeen(pr.HeadSHA)) || j.fresh
 	g := s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
+	if staleView(g, j, remembered, mem.knownOr()) {
+		// GitHub shows a pinbot check run that what this evaluation holds
+		// (a payload, or memory built from one) does not know: another
+		// process judged the pull request since the event (a redelivered
+		// payload is as old as its event, ADR 0243). Read it again rather
+		// than write a second comment or close a closed pull request.
+		if pr, err = src.PullRequest(ctx, j.number); err != nil {
+			dec.Verdict, dec.Err, dec.RetryAt = string(enforce.Error), err, retryAt(err)
+			return dec
+		}
+		s.hints.sawPR(key, pr)
+		mem, remembered = nil, false
+		if pr.State != "open" {
+			s.hints.closed(key, pr.HeadSHA)
+			dec.Verdict = "closed"
+			return dec
+		}
+		g = s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
+	}
 	s.hints.learnChecks(full, g.Rules.VerificationChecks())
 	in := g.Input
 	if g.Rules.Enforced == 0 && len(in.ReadErrors) == 0 && !adr.InDoubt(in.Warnings) {
 		dec.Verdict = "no-pins"
 		s.metrics.decision(dec.Verdict)
-		s.hints.decided(key, pr, dec.Verdict, mem.knownOr())
+		known := mem.knownOr()
+		if len(g.Rules.Records) == 0 && !s.cfg.DryRun {
+			// No decision records at all: a neutral check run says where
+			// pinbot looked, never success (issue 22, ADR 0262).
+			if !remembered {
+				known = report.Known{}
+			}
+			known.CheckRunKnown = known.CheckRunKnown || skip
+			dec.Actions, known, dec.Err = rep.Apply(ctx, report.Decision{Owner: j.owner, Repo: j.repo, Number: j.number,
+				HeadSHA: pr.HeadSHA, Known: known, NoRecords: true, Looked: g.Rules.Looked})
+			if dec.Err != nil {
+				dec.RetryAt = retryAt(dec.Err)
+				return dec
+			}
+		}
+		s.hints.decided(key, pr, dec.Verdict, known)
 		return dec
 	}
 	res := enforce.Evaluate(in)
@@ -161,7 +195,9 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 	var body string
 	// The comment is rendered (and its upstream issues read) only when it
 	// will be written: created on a block, updated when pinbot has one.
-	if res.Comment && (res.Verdict == enforce.Block || !known.NoComment) {
+	if doubt := enforce.RecordsInDoubt(in); res.Verdict == enforce.Error && len(doubt) > 0 {
+		body = render.RecordsComment(doubt) // one comment naming the records, never a close (ADR 0262)
+	} else if res.Comment && (res.Verdict == enforce.Block || !known.NoComment) {
 		states := map[string]string{}
 		for _, u := range render.Upstreams(res) {
 			states[u] = src.Upstream(ctx, u)

@@ -188,8 +188,17 @@ func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, l life
 		return err
 	}
 	if !took {
-		log.Info("lifting taken by another replica", "pin", key, "pr", n, "lock", lock)
-		return nil
+		// A holder that died leaves its lock: take the next one after a lease.
+		if lock, err = s.takeOver(ctx, rc, lock); err != nil || lock == "" {
+			log.Info("lifting taken by another replica", "pin", key, "pr", n, "lock", l.Lock)
+			return err
+		}
+		log.Info("lifting taken over from a replica that did not finish", "pin", key, "pr", n, "lock", lock)
+		if pr, err := rc.src.PullRequest(ctx, n); err == nil && pr.State == "open" {
+			// It reopened (and said so) before dying: record it only.
+			_, err = s.updateDashboard(ctx, log, rc, func(st *dashboard.State) { st.Lift(key, n, false) })
+			return err
+		}
 	}
 	// GitHub refuses to reopen a pull request whose head branch was deleted.
 	gone, err := rc.rep.Reopen(ctx, rc.owner, rc.repo, n)

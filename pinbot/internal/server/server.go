@@ -40,9 +40,11 @@ type Server struct {
 	locks   map[string]*prLock
 
 	advisories *source.Advisories // GitHub's advisory database, an hour's cache
+	bg         background         // redelivery and sweep (recover.go)
 }
 
-// New validates cfg and starts the workers; it makes no GitHub call.
+// New validates cfg and starts the workers; it makes no GitHub call
+// (but the recovery loops of cfg.RedeliverEvery and cfg.SweepEvery do).
 func New(cfg Config) (*Server, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
@@ -84,6 +86,7 @@ func New(cfg Config) (*Server, error) {
 		Secret: cfg.WebhookSecret, Queue: s.queue, Accept: s.accept,
 		Observe: func(event string, o webhook.Outcome) { m.delivery(event, string(o)) },
 	}
+	s.startRecovery()
 	return s, nil
 }
 
@@ -121,6 +124,7 @@ func (s *Server) Wait() { s.queue.Wait() }
 
 // Close finishes the queued deliveries and stops the workers.
 func (s *Server) Close() {
+	s.bg.stop()
 	s.queue.Close()
 	s.cancel()
 }

@@ -401,6 +401,8 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	slices.Sort(in.PR.Files)
 	in.PR.Files = slices.Compact(in.PR.Files)
 
+	in.Warnings = append(in.Warnings, headRecords(ctx, newReader(src, pr.HeadSHA), files, in)...)
+
 	// Kubernetes manifests in the folders configured for docker (ADR 0187).
 	kdirs := in.Config.KubernetesDirs(in.Dependabot)
 	kube := func(p string) bool { return p != "" && pin.IsKubernetesManifest(p, kdirs) }
@@ -838,4 +840,52 @@ func CommitFS(ctx context.Context, src Source, commit string) (fs.FS, *Listing, 
 		return nil, nil, err
 	}
 	return newReader(src, commit).fs(ctx, l.Files, nil, nil), l, nil
+}
+
+// headRecords reads the decision records the pull request adds or changes,
+// at its head, and returns the warnings of those it leaves unreadable or of
+// an unknown status, marked Head: the pull request is still judged by the
+// base's records, so a head edit can only make the verdict error, never
+// lift a pin (issue 22, ADR 0262). A warning the base already has for the
+// record is not repeated.
+func headRecords(ctx context.Context, read *reader, files []ChangedFile, in *enforce.Input) []adr.Warning {
+	var want []ChangedFile
+	for _, f := range files {
+		if f.Status != "removed" && f.SHA != "" && under(f.Path, in.Config.ADRPaths) && adr.IsADRFile(f.Path) {
+			want = append(want, f)
+		}
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	shas := make([]string, len(want))
+	for i, f := range want {
+		shas[i] = f.SHA
+	}
+	read.prefetch(ctx, shas)
+	base := map[string]bool{}
+	for _, w := range in.Warnings {
+		base[w.String()] = true
+	}
+	var out []adr.Warning
+	for _, f := range want {
+		data, err := read.blob(ctx, Entry{SHA: f.SHA})
+		var ws []adr.Warning
+		switch {
+		case err != nil:
+			ws = []adr.Warning{{Path: f.Path, Message: "cannot be read at the head of this pull request: " + err.Error(), Unreadable: true}}
+		case len(data) > adr.MaxFileSize:
+			ws = []adr.Warning{{Path: f.Path, Message: fmt.Sprintf("larger than %d bytes at the head of this pull request; pinbot does not read it", adr.MaxFileSize), Unreadable: true}}
+		default:
+			_, ws = adr.Parse(f.Path, data)
+		}
+		for _, w := range ws {
+			if (!w.Unreadable && len(w.Doubtful) == 0) || base[w.String()] {
+				continue
+			}
+			w.Head = true
+			out = append(out, w)
+		}
+	}
+	return out
 }

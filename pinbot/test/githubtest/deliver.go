@@ -51,9 +51,10 @@ func (d Delivery) Headers(secret string) http.Header {
 	return h
 }
 
-// Deliver POSTs the delivery to url as GitHub does and returns the status.
+// Deliver POSTs the delivery to url as GitHub does and returns the status;
+// the attempt is recorded (deliveries.go), and a failed one is not retried.
 func (s *Server) Deliver(ctx context.Context, url string, d Delivery) (int, error) {
-	return Post(ctx, url, d.Body, d.Headers(s.opts.WebhookSecret))
+	return s.attempt(ctx, url, d, false)
 }
 
 // Post sends body with the given headers and returns the status code.

@@ -109,6 +109,7 @@ type Server struct {
 	remaining     int
 	anonRemaining int
 	deliveries    []Delivery
+	hooks         hookLog // every delivery attempt (deliveries.go)
 	seq           int
 	archives      map[string]string // download token -> owner/repo@sha
 	truncateTrees bool
@@ -184,6 +185,7 @@ func New(tb TB, opts Options) *Server {
 		s.ts.Start()
 	}
 	tb.Cleanup(s.ts.Close)
+	tb.Cleanup(s.WaitRedeliveries)
 	if fromManifest {
 		tb.Cleanup(func() {
 			if d := s.Denied(); len(d) > 0 {

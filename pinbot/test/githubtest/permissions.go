@@ -39,6 +39,9 @@ var permissionTable = map[string]need{
 	"POST /app/installations/{id}/access_tokens":                need{doc: "https://docs.github.com/rest/apps/apps#create-an-installation-access-token-for-an-app"},                // App JWT
 	"POST /app-manifests/{code}/conversions":                    need{doc: "https://docs.github.com/rest/apps/apps#create-a-github-app-from-a-manifest"},                           // no authentication
 	"GET /app/installations":                                    need{doc: "https://docs.github.com/rest/apps/apps#list-installations-for-the-authenticated-app"},                  // App JWT
+	"GET /app/hook/deliveries":                                  need{doc: "https://docs.github.com/rest/apps/webhooks#list-deliveries-for-an-app-webhook"},                        // App JWT
+	"GET /app/hook/deliveries/{id}":                             need{doc: "https://docs.github.com/rest/apps/webhooks#get-a-delivery-for-an-app-webhook"},                         // App JWT
+	"POST /app/hook/deliveries/{id}/attempts":                   need{doc: "https://docs.github.com/rest/apps/webhooks#redeliver-a-delivery-for-an-app-webhook"},                   // App JWT
 	"GET /installation/repositories":                            need{doc: "https://docs.github.com/rest/apps/installations#list-repositories-accessible-to-the-app-installation"}, // installation token, no permission
 	"GET /repos/{owner}/{repo}":                                 needs("repos/repos#get-a-repository", read("metadata")),
 	"GET /repos/{owner}/{repo}/contents/{path...}":              needs("repos/contents#get-repository-content", read("contents")),
