@@ -204,23 +204,35 @@ func nextDependabotEdit(name string, data []byte, rules []Rule) (*lineEdit, stri
 			}
 			r := want[pkg]
 			msg := fmt.Sprintf("%s: added an ignore entry for %q %s", name, pkg, where)
-			switch {
-			case ign == nil:
-				ind := strings.Repeat(" ", e.Column-1)
-				return &lineEdit{from: endLine(e) + 1, to: endLine(e) + 1, text: ind + "ignore:" + nl + renderIgnore(r, ind+"  ", nl)}, msg, nil
-			case ign.Kind == yaml.ScalarNode && ign.Tag == "!!null":
+			if ign != nil && ign.Kind == yaml.ScalarNode && ign.Tag == "!!null" {
 				ind := indentOf(lines[ignKey.Line-1]) + "  "
 				return &lineEdit{from: ignKey.Line, to: ignKey.Line, text: renderIgnore(r, ind, nl)}, msg, nil
-			case ign.Kind == yaml.SequenceNode && ign.Style&yaml.FlowStyle == 0 && len(ign.Content) > 0:
-				last := ign.Content[len(ign.Content)-1]
-				ind := indentOf(lines[dashLine(lines, ign.Content[0].Line-1)])
-				return &lineEdit{from: endLine(last) + 1, to: endLine(last) + 1, text: renderIgnore(r, ind, nl)}, msg, nil
-			default:
-				return nil, "", fmt.Errorf("%s:%d: ignore is not a block list (one \"- dependency-name: ...\" per line); pinbot adds entries to block lists only", name, ign.Line)
 			}
+			if ed, ok := addToList(lines, e, e.Column, "ignore", ign, func(ind string) string { return renderIgnore(r, ind, nl) }, nl); ok {
+				return ed, msg, nil
+			}
+			return nil, "", fmt.Errorf("%s:%d: ignore is not a block list (one \"- dependency-name: ...\" per line); pinbot adds entries to block lists only", name, ign.Line)
 		}
 	}
 	return nil, "", nil
+}
+
+// addToList is the edit that adds an entry (text renders it at an
+// indentation) to the block list under key of the mapping m, whose keys
+// start at column: the key and the entry after m when the list is absent,
+// else the entry after the list's last; false when the list is not a
+// non-empty block list.
+func addToList(lines []string, m *yaml.Node, column int, key string, list *yaml.Node, text func(indent string) string, nl string) (*lineEdit, bool) {
+	switch {
+	case list == nil:
+		ind := strings.Repeat(" ", column-1)
+		return &lineEdit{from: endLine(m) + 1, to: endLine(m) + 1, text: ind + key + ":" + nl + text(ind+"  ")}, true
+	case list.Kind == yaml.SequenceNode && list.Style&yaml.FlowStyle == 0 && len(list.Content) > 0:
+		last := list.Content[len(list.Content)-1]
+		ind := indentOf(lines[dashLine(lines, list.Content[0].Line-1)])
+		return &lineEdit{from: endLine(last) + 1, to: endLine(last) + 1, text: text(ind)}, true
+	}
+	return nil, false
 }
 
 // renderIgnore is one ignore entry pinbot manages: its comment line, then

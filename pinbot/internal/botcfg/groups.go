@@ -132,17 +132,10 @@ func nextGroupEdit(name string, data []byte, rules []Rule) (*lineEdit, string, e
 				}
 				r := want[pkg]
 				msg := fmt.Sprintf("%s: added an exclude-patterns entry for %q %s", name, pkg, where)
-				switch {
-				case ex == nil:
-					ind := strings.Repeat(" ", g.Content[0].Column-1)
-					return &lineEdit{from: endLine(g) + 1, to: endLine(g) + 1, text: ind + "exclude-patterns:" + nl + renderExclude(r, ind+"  ", nl)}, msg, nil
-				case ex.Kind == yaml.SequenceNode && len(ex.Content) > 0:
-					last := ex.Content[len(ex.Content)-1]
-					ind := indentOf(lines[dashLine(lines, ex.Content[0].Line-1)])
-					return &lineEdit{from: endLine(last) + 1, to: endLine(last) + 1, text: renderExclude(r, ind, nl)}, msg, nil
-				default:
-					return nil, "", fmt.Errorf("%s:%d: exclude-patterns is not a block list of patterns; pinbot adds entries to block lists only", name, exKey.Line)
+				if ed, ok := addToList(lines, g, g.Content[0].Column, "exclude-patterns", ex, func(ind string) string { return renderExclude(r, ind, nl) }, nl); ok {
+					return ed, msg, nil
 				}
+				return nil, "", fmt.Errorf("%s:%d: exclude-patterns is not a block list of patterns; pinbot adds entries to block lists only", name, exKey.Line)
 			}
 		}
 	}
