@@ -42,6 +42,16 @@ func (r *Reporter) EditIssueBody(ctx context.Context, owner, repo string, number
 	return nil
 }
 
+// EditIssueBodyETag replaces an issue's body and returns the ETag of
+// GitHub's answer, for the next conditional read.
+func (r *Reporter) EditIssueBodyETag(ctx context.Context, owner, repo string, number int, body string) (string, error) {
+	_, resp, err := r.GH.Issues.Edit(ctx, owner, repo, number, &github.IssueRequest{Body: github.String(body)})
+	if err != nil {
+		return "", fmt.Errorf("editing %s/%s#%d: %w", owner, repo, number, err)
+	}
+	return resp.Header.Get("ETag"), nil
+}
+
 // Comment adds a comment to an issue or pull request.
 func (r *Reporter) Comment(ctx context.Context, owner, repo string, number int, body string) error {
 	if _, _, err := r.GH.Issues.CreateComment(ctx, owner, repo, number, &github.IssueComment{Body: github.String(clip(body, maxText))}); err != nil {

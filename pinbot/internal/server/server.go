@@ -36,6 +36,7 @@ type Server struct {
 	serverURL string
 	cancel    context.CancelFunc
 
+	dash    dashboards
 	locksMu sync.Mutex
 	locks   map[string]*prLock
 }
@@ -119,5 +120,6 @@ func (s *Server) Wait() { s.queue.Wait() }
 // Close finishes the queued deliveries and stops the workers.
 func (s *Server) Close() {
 	s.queue.Close()
+	s.FlushDashboards(context.Background())
 	s.cancel()
 }
