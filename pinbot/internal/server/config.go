@@ -52,6 +52,11 @@ type Config struct {
 	// flushes what is queued. Zero is 60 seconds; negative writes each
 	// change at once (the uncoalesced baseline of `make bench`).
 	DashboardInterval time.Duration
+	// DashboardLease is how long a dashboard lock ref held while no
+	// dashboard can be found is waited for, counted from this replica's
+	// first observation, before it is taken over (ADR 0284; zero is
+	// DefaultDashboardLease).
+	DashboardLease time.Duration
 	// FlushAfter schedules a dashboard flush (time.AfterFunc when nil;
 	// tests inject their clock here).
 	FlushAfter func(d time.Duration, f func())
@@ -99,6 +104,9 @@ func (c *Config) defaults() error {
 	}
 	if c.Build == (version.Info{}) {
 		c.Build = version.Get()
+	}
+	if c.DashboardLease <= 0 {
+		c.DashboardLease = DefaultDashboardLease
 	}
 	if c.DashboardInterval == 0 {
 		c.DashboardInterval = time.Minute

@@ -2,6 +2,8 @@ package server
 
 import (
 	"context"
+	"crypto/rand"
+	"fmt"
 	"log/slog"
 	"sync"
 	"time"
@@ -33,6 +35,9 @@ type dashPending struct {
 	changes []func(*dashboard.State)
 	// after runs once the flush has written the changes (the lifts).
 	after []func(dashboard.State)
+	// scheduled is false for changes put back after a failed flush: the
+	// next change schedules their flush (Close flushes them anyway).
+	scheduled bool
 }
 
 // dashboards is the replica's dashboard memory and write queue.
@@ -40,6 +45,30 @@ type dashboards struct {
 	mu      sync.Mutex
 	memo    map[string]dashMemo
 	pending map[string]*dashPending
+	// held is when this replica first saw each repository's lock ref at a
+	// commit while no dashboard could be found (ADR 0284).
+	held map[string]heldLock
+}
+
+// heldLock is a lock ref as first observed.
+type heldLock struct {
+	sha   string
+	since time.Time
+}
+
+// observe returns when the lock was first seen at sha (now if never).
+func (d *dashboards) observe(key, sha string, now time.Time) time.Time {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.held == nil {
+		d.held = map[string]heldLock{}
+	}
+	h, ok := d.held[key]
+	if !ok || h.sha != sha {
+		h = heldLock{sha: sha, since: now}
+		d.held[key] = h
+	}
+	return h.since
 }
 
 func (d *dashboards) remembered(key string) (dashMemo, bool) {
@@ -92,7 +121,26 @@ func (d *dashboards) queue(key string, log *slog.Logger, rc *repoCtx, change fun
 	if after != nil {
 		p.after = append(p.after, after)
 	}
-	return !ok
+	first := !ok || !p.scheduled
+	p.scheduled = true
+	return first
+}
+
+// putBack returns the changes of a failed flush to the queue, ahead of
+// any queued since.
+func (d *dashboards) putBack(key string, p *dashPending) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.pending == nil {
+		d.pending = map[string]*dashPending{}
+	}
+	if q, ok := d.pending[key]; ok {
+		q.changes = append(p.changes, q.changes...)
+		q.after = append(p.after, q.after...)
+		return
+	}
+	p.scheduled = false
+	d.pending[key] = p
 }
 
 func (d *dashboards) keys() []string {
@@ -149,12 +197,67 @@ func (s *Server) flushDashboard(ctx context.Context, key string) {
 		}
 	})
 	if err != nil {
-		p.log.Error("dashboard not updated", "err", err, "changes", len(p.changes))
+		// Kept for the next flush: a lock within its lease, a failed call.
+		s.dash.putBack(key, p)
+		p.log.Error("dashboard not updated; the changes wait for the next flush", "err", err, "changes", len(p.changes))
 		return
 	}
 	for _, a := range p.after {
 		a(st)
 	}
+}
+
+// DefaultDashboardLease is how long a dashboard lock held without a
+// dashboard is waited for before it is taken over (ADR 0284): creating the
+// issue takes the holder one call, so a lock still without an issue after
+// minutes was left by a replica that died, or the issue was deleted,
+// unlabelled or is not found by the creator filter.
+const DefaultDashboardLease = 5 * time.Minute
+
+// recoverLock handles a dashboard lock ref held while no dashboard can be
+// found. Refs carry no age: the lease counts from this replica's first
+// observation of the ref at its commit. Within the lease it is an error
+// (the holder is creating the issue; the queued changes go with the next
+// flush). Past it, the lock is taken over by a non-forced update to a new
+// commit whose parent is the observed one: of two replicas taking it over,
+// GitHub lets one fast-forward and refuses the other (422), so exactly one
+// creates the dashboard. nil means this replica holds the lock now.
+func (s *Server) recoverLock(ctx context.Context, rc *repoCtx) error {
+	key := dashKey(rc)
+	sha, tree, found, err := rc.src.LockCommit(ctx, DashboardLockRef)
+	if err != nil {
+		return err
+	}
+	if !found {
+		// Deleted meanwhile (by hand): take it afresh.
+		took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, DashboardLockRef, rc.sha)
+		if err != nil || took {
+			return err
+		}
+		return fmt.Errorf("the dashboard lock %s was recreated by another replica; the dashboard waits for the next flush", DashboardLockRef)
+	}
+	lease := s.cfg.DashboardLease
+	now := s.now()
+	since := s.dash.observe(key, sha, now)
+	if held := now.Sub(since); held < lease {
+		return fmt.Errorf("the dashboard lock %s is held at %s (first seen %s ago) but no dashboard issue was found; pinbot takes it over once held for %s", DashboardLockRef, shortSHA(sha), held.Round(time.Second), lease)
+	}
+	// A nonce in the message: two replicas taking over in the same second
+	// would otherwise write the same commit (same tree, parent, message and
+	// time), and both updates would be fast-forwards.
+	nonce := make([]byte, 8)
+	if _, err := rand.Read(nonce); err != nil {
+		return err
+	}
+	took, err := rc.rep.TakeOver(ctx, rc.owner, rc.repo, DashboardLockRef, sha, tree,
+		fmt.Sprintf("pinbot: dashboard lock taken over\n\nHeld at %s for at least %s with no dashboard issue found.\n\nTakeover: %x", sha, lease, nonce))
+	if err != nil {
+		return err
+	}
+	if !took {
+		return fmt.Errorf("the dashboard lock %s was taken over by another replica", DashboardLockRef)
+	}
+	return nil
 }
 
 // FlushDashboards writes every queued dashboard change now; Close calls

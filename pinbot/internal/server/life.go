@@ -50,32 +50,21 @@ func (s *Server) findDashboard(ctx context.Context, rc *repoCtx) (*source.Issue,
 // once. The lock ref is tried first (ADR 0283): pinbot never deletes it,
 // so a replica that creates it is the first ever to look, no dashboard
 // exists and it creates one without listing (one call saved on every new
-// repository); a replica that finds the ref taken lists the dashboards,
-// and waits for the holder's issue to appear when there is none yet.
+// repository). A replica that finds the ref taken lists the dashboards;
+// when there is none, the lock is recovered after its lease (ADR 0284,
+// recoverLock).
 func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() string) (*source.Issue, bool, error) {
-	find := func() (*source.Issue, error) { return s.findDashboard(ctx, rc) }
 	took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, DashboardLockRef, rc.sha)
 	if err != nil {
 		return nil, false, err
 	}
 	if !took {
-		if is, err := find(); err != nil || is != nil {
+		if is, err := s.findDashboard(ctx, rc); err != nil || is != nil {
 			return is, false, err
 		}
-		// Another replica holds the lock: its issue appears shortly.
-		wait := 100 * time.Millisecond
-		for range 8 {
-			select {
-			case <-ctx.Done():
-				return nil, false, ctx.Err()
-			case <-time.After(wait):
-			}
-			if is, err := find(); err != nil || is != nil {
-				return is, false, err
-			}
-			wait *= 2
+		if err := s.recoverLock(ctx, rc); err != nil {
+			return nil, false, err
 		}
-		return nil, false, fmt.Errorf("the dashboard lock %s is taken but no dashboard issue exists; if no pinbot replica is creating it, delete the ref", DashboardLockRef)
 	}
 	text := body()
 	n, err := rc.rep.CreateIssue(ctx, rc.owner, rc.repo, dashboard.Title, text, []string{dashboard.Label})

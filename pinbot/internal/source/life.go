@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 
@@ -74,6 +75,24 @@ func hasLabel(ls []*github.Label, name string) bool {
 		}
 	}
 	return false
+}
+
+// LockCommit returns the commit a lock ref (refs/pinbot/...) points at and
+// that commit's tree; found is false when the ref does not exist.
+func (g *GitHub) LockCommit(ctx context.Context, ref string) (sha, tree string, found bool, err error) {
+	r, resp, err := g.GH.Git.GetRef(ctx, g.Owner, g.Repo, strings.TrimPrefix(ref, "refs/"))
+	switch {
+	case resp != nil && resp.StatusCode == http.StatusNotFound:
+		return "", "", false, nil
+	case err != nil:
+		return "", "", false, fmt.Errorf("reading the lock %s: %w", ref, err)
+	}
+	sha = r.GetObject().GetSHA()
+	t, _, err := g.GH.Git.GetTree(ctx, g.Owner, g.Repo, sha, false)
+	if err != nil {
+		return "", "", false, fmt.Errorf("reading the tree of the lock %s at %s: %w", ref, sha, err)
+	}
+	return sha, t.GetSHA(), true, nil
 }
 
 // DefaultBranch returns the repository's default branch and its head.
