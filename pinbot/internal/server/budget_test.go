@@ -73,12 +73,12 @@ func countedHarness(t testing.TB, sim *githubtest.Server) (*harness, *counting) 
 
 // countedHarnessFlush is countedHarness with the dashboard's interval
 // under the test's control.
-func countedHarnessFlush(t testing.TB, sim *githubtest.Server) (*harness, *counting, *flushes) {
+func countedHarnessFlush(t testing.TB, sim *githubtest.Server, tune ...func(*server.Config)) (*harness, *counting, *flushes) {
 	t.Helper()
 	n := &counting{}
 	fl := &flushes{}
 	logs := &bytes.Buffer{}
-	srv, err := server.New(server.Config{
+	cfg := server.Config{
 		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(),
 		WebhookSecret: []byte(sim.WebhookSecret()), GitHubURL: sim.URL(), Workers: 4, Transport: n,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)), FlushAfter: fl.after,
@@ -86,7 +86,11 @@ func countedHarnessFlush(t testing.TB, sim *githubtest.Server) (*harness, *count
 			tr.Backoff = time.Millisecond
 			tr.WriteInterval = -1
 		},
-	})
+	}
+	for _, f := range tune {
+		f(&cfg)
+	}
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
