@@ -230,22 +230,24 @@ func (r *Repo) refJSON(base, name, sha string) obj {
 func (r *Repo) DeleteIssue(number int) {
 	r.s.mu.Lock()
 	defer r.s.mu.Unlock()
+	r.mustIssue(number).deleted = true
+}
+
+// mustIssue returns issue number, failing the test when there is none;
+// the caller holds the lock.
+func (r *Repo) mustIssue(number int) *issue {
 	is := r.issues[number]
 	if is == nil {
 		r.s.tb.Fatalf("%s has no issue #%d", r.FullName(), number)
 	}
-	is.deleted = true
+	return is
 }
 
 // SetIssueLabels replaces an issue's labels, as a maintainer would.
 func (r *Repo) SetIssueLabels(number int, labels ...string) {
 	r.s.mu.Lock()
 	defer r.s.mu.Unlock()
-	is := r.issues[number]
-	if is == nil {
-		r.s.tb.Fatalf("%s has no issue #%d", r.FullName(), number)
-	}
-	is.labels = labels
+	r.mustIssue(number).labels = labels
 }
 
 // createCommit is POST /repos/{owner}/{repo}/git/commits: 201 with the

@@ -284,23 +284,8 @@ func TestPIDZombie(t *testing.T) {
 // child holding 64 MiB; the command's reading counts the child, which
 // reading the started process's own /proc entry does not.
 func TestCommandCountsForkedChild(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	os.Setenv("SAMPLE_TEST_CHILD", "fork")
-	c, err := Start([]string{os.Args[0], "-test.run=^$"}, w, os.Stderr)
-	os.Unsetenv("SAMPLE_TEST_CHILD")
-	w.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := startChild(t, "fork")
 	defer c.Stop(5 * time.Second)
-	line, err := bufio.NewReader(r).ReadString('\n')
-	if err != nil || line != "ready\n" {
-		t.Fatalf("child said %q, %v", line, err)
-	}
 	pids, err := c.PIDs()
 	if err != nil || len(pids) != 2 {
 		t.Fatalf("process tree %v, %v; want the parent and its child", pids, err)
@@ -340,4 +325,28 @@ func TestParentOf(t *testing.T) {
 			t.Errorf("parentOf(%q) = %d, %v; want %d, %v", tt.stat, got, ok, tt.want, tt.ok)
 		}
 	}
+}
+
+// startChild starts this test binary as a child in mode (TestMain) and
+// waits for it to say ready.
+func startChild(t *testing.T, mode string) *Command {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	t.Setenv("SAMPLE_TEST_CHILD", mode)
+	c, err := Start([]string{os.Args[0], "-test.run=^$"}, w, os.Stderr)
+	os.Unsetenv("SAMPLE_TEST_CHILD")
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil || line != "ready\n" {
+		c.Stop(5 * time.Second)
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	return c
 }
