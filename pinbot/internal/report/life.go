@@ -25,6 +25,26 @@ func (r *Reporter) Lock(ctx context.Context, owner, repo, ref, sha string) (bool
 	return true, nil
 }
 
+// TakeOver moves a lock ref from the commit observed to a new commit whose
+// parent is that one (same tree), without force: GitHub refuses (422) an
+// update that is not a fast-forward, so of two replicas taking over the
+// same observed lock only one wins. took is false when another did.
+func (r *Reporter) TakeOver(ctx context.Context, owner, repo, ref, observed, tree, why string) (took bool, err error) {
+	c, _, err := r.GH.Git.CreateCommit(ctx, owner, repo, &github.Commit{Message: github.String(why), Tree: &github.Tree{SHA: github.String(tree)},
+		Parents: []*github.Commit{{SHA: github.String(observed)}}}, nil)
+	if err != nil {
+		return false, fmt.Errorf("taking over the lock %s: %w", ref, err)
+	}
+	_, resp, err := r.GH.Git.UpdateRef(ctx, owner, repo, &github.Reference{Ref: github.String(ref), Object: &github.GitObject{SHA: c.SHA}}, false)
+	if err != nil {
+		if resp != nil && resp.StatusCode == http.StatusUnprocessableEntity {
+			return false, nil
+		}
+		return false, fmt.Errorf("taking over the lock %s: %w", ref, err)
+	}
+	return true, nil
+}
+
 // CreateIssue opens an issue and returns its number.
 func (r *Reporter) CreateIssue(ctx context.Context, owner, repo, title, body string, labels []string) (int, error) {
 	is, _, err := r.GH.Issues.Create(ctx, owner, repo, &github.IssueRequest{Title: github.String(title), Body: github.String(body), Labels: &labels})
@@ -40,6 +60,16 @@ func (r *Reporter) EditIssueBody(ctx context.Context, owner, repo string, number
 		return fmt.Errorf("editing %s/%s#%d: %w", owner, repo, number, err)
 	}
 	return nil
+}
+
+// EditIssueBodyETag replaces an issue's body and returns the ETag of
+// GitHub's answer, for the next conditional read.
+func (r *Reporter) EditIssueBodyETag(ctx context.Context, owner, repo string, number int, body string) (string, error) {
+	_, resp, err := r.GH.Issues.Edit(ctx, owner, repo, number, &github.IssueRequest{Body: github.String(body)})
+	if err != nil {
+		return "", fmt.Errorf("editing %s/%s#%d: %w", owner, repo, number, err)
+	}
+	return resp.Header.Get("ETag"), nil
 }
 
 // Comment adds a comment to an issue or pull request.

@@ -85,7 +85,8 @@ func send(b *testing.B, sim *githubtest.Server, url string, ds ...githubtest.Del
 // further bump PR on the same base through one replica. "enforce" is
 // enforcement alone (dashboard: false, issue 11's life); "dashboard" adds
 // the pin dashboard (the default, ADR 0231), which exists after the
-// warm-up life, so every measured life edits it.
+// warm-up life; each life is alone in its dashboard interval (ADR 0283),
+// so its flush (the conditional re-read and the edit) is counted with it.
 func BenchmarkBumpPRLife(b *testing.B) {
 	for _, kind := range []string{"block", "allow"} {
 		for _, mode := range []string{"cold", "warm"} {
@@ -93,24 +94,81 @@ func BenchmarkBumpPRLife(b *testing.B) {
 				b.Run(kind+"/"+mode+"/"+cost, func(b *testing.B) {
 					sim := githubtest.New(b, githubtest.Options{})
 					r := bigRepo(b, sim, cost == "dashboard")
-					h, n := countedHarness(b, sim)
+					h, n, fl := countedHarnessFlush(b, sim)
 					life(b, h, r, n, -1, kind == "allow") // warm-up
+					fl.elapse()
 					calls := 0
 					b.ResetTimer()
 					for i := 0; i < b.N; i++ {
 						if mode == "cold" {
 							b.StopTimer()
-							h, n = countedHarness(b, sim)
+							h, n, fl = countedHarnessFlush(b, sim)
 							b.StartTimer()
 						}
 						_, c := life(b, h, r, n, i, kind == "allow")
-						calls += len(c)
+						fl.elapse()
+						calls += len(c) + len(n.take())
 					}
 					b.ReportMetric(float64(calls)/float64(b.N), "calls/life")
 				})
 			}
 		}
 	}
+}
+
+// BenchmarkDashboardTenLives reports the calls of ten block lives on one
+// warm replica within one dashboard interval (ADR 0283), and the dashboard's
+// share of them: "coalesced" is pinbot's default (one flush carries the
+// ten changes: a conditional re-read and one edit); "uncoalesced" is the
+// baseline in the same run (DashboardInterval < 0: every change written at
+// once, the issue found by a list each time as before issue 24, then edited).
+func BenchmarkDashboardTenLives(b *testing.B) {
+	for _, mode := range []string{"uncoalesced", "coalesced"} {
+		b.Run(mode, func(b *testing.B) {
+			sim := githubtest.New(b, githubtest.Options{})
+			r := bigRepo(b, sim)
+			var tune []func(*server.Config)
+			if mode == "uncoalesced" {
+				tune = append(tune, func(c *server.Config) { c.DashboardInterval = -1 })
+			}
+			h, n, fl := countedHarnessFlush(b, sim, tune...)
+			life(b, h, r, n, -1, false) // warm-up: the dashboard exists
+			fl.elapse()
+			n.take()
+			calls, dash := 0, 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				for j := range 10 {
+					_, c := life(b, h, r, n, i*10+j, false)
+					calls += len(c)
+					dash += countDashboard(c)
+				}
+				fl.elapse()
+				c := n.take()
+				calls += len(c)
+				dash += countDashboard(c)
+			}
+			b.ReportMetric(float64(calls)/float64(b.N), "calls/10-lives")
+			b.ReportMetric(float64(dash)/float64(b.N), "dashboard-calls/10-lives")
+		})
+	}
+}
+
+// countDashboard counts the calls on the dashboard: the issue list, its
+// reads and edits, the lock ref (the pull requests are issues #1, #3, …:
+// the dashboard is the only issue edited, listed or read by number here
+// that is not a pull request's comments).
+func countDashboard(calls []string) int {
+	k := 0
+	for _, c := range calls {
+		switch {
+		case strings.HasSuffix(c, "/issues"), strings.Contains(c, "/git/refs"), strings.Contains(c, "/git/ref/"):
+			k++
+		case strings.Contains(c, "/issues/") && !strings.HasSuffix(c, "/comments") && !strings.Contains(c, "nolar/kopf"):
+			k++
+		}
+	}
+	return k
 }
 
 // BenchmarkUnrelatedCheckRuns reports the calls 100 completed check runs

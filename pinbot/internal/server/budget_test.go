@@ -39,20 +39,58 @@ func (c *counting) take() []string {
 	return out
 }
 
+// flushes is the dashboard's injected clock: the flushes scheduled, run
+// when the test says the interval elapsed.
+type flushes struct {
+	mu  sync.Mutex
+	due []func()
+}
+
+func (f *flushes) after(_ time.Duration, fn func()) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.due = append(f.due, fn)
+}
+
+// elapse ends the interval: every scheduled flush runs; it returns how
+// many there were.
+func (f *flushes) elapse() int {
+	f.mu.Lock()
+	due := f.due
+	f.due = nil
+	f.mu.Unlock()
+	for _, fn := range due {
+		fn()
+	}
+	return len(due)
+}
+
 // countedHarness is newHarness with every GitHub request counted.
 func countedHarness(t testing.TB, sim *githubtest.Server) (*harness, *counting) {
+	h, n, _ := countedHarnessFlush(t, sim)
+	return h, n
+}
+
+// countedHarnessFlush is countedHarness with the dashboard's interval
+// under the test's control.
+func countedHarnessFlush(t testing.TB, sim *githubtest.Server, tune ...func(*server.Config)) (*harness, *counting, *flushes) {
 	t.Helper()
 	n := &counting{}
+	fl := &flushes{}
 	logs := &bytes.Buffer{}
-	srv, err := server.New(server.Config{
+	cfg := server.Config{
 		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(),
 		WebhookSecret: []byte(sim.WebhookSecret()), GitHubURL: sim.URL(), Workers: 4, Transport: n,
-		Logger: slog.New(slog.NewJSONHandler(logs, nil)),
+		Logger: slog.New(slog.NewJSONHandler(logs, nil)), FlushAfter: fl.after,
 		Tune: func(tr *ghclient.Transport) {
 			tr.Backoff = time.Millisecond
 			tr.WriteInterval = -1
 		},
-	})
+	}
+	for _, f := range tune {
+		f(&cfg)
+	}
+	srv, err := server.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +102,7 @@ func countedHarness(t testing.TB, sim *githubtest.Server) (*harness, *counting) 
 			t.Logf("pinbot logs:\n%s", logs.String())
 		}
 	})
-	return &harness{t: t, sim: sim, srv: srv, http: hs, logs: logs}, n
+	return &harness{t: t, sim: sim, srv: srv, http: hs, logs: logs}, n, fl
 }
 
 // bigRepo is the Python operator with a realistic ADR folder: the kopf
@@ -136,37 +174,45 @@ func life(t testing.TB, h *harness, r *githubtest.Repo, n *counting, i int, allo
 // (a new replica: no token, no caches) and warm (a second bump PR on the
 // same base), for the block and the allow case (issue 11: block at most 12
 // cold and 6 warm), and that unrelated check runs cost nothing. Enforcement
-// alone (dashboard: false) keeps issue 11's budget; the pin life cycle
-// (issue 16, ADR 0231) adds the dashboard issue: cold, one list, the lock
-// ref and the issue's creation; warm, one list and at most one edit.
+// alone (dashboard: false) keeps issue 11's budget. The dashboard (issue
+// 24, ADR 0283) is written once per interval per repository: the cold and
+// the warm life fall in one interval and its flush (the injected clock)
+// carries both, costing the lock ref and the issue's creation (no list:
+// the replica that creates the lock ref is the first ever to look). Every
+// HTTP request counts, a 304 included (GitHub does not count an
+// authorized conditional request's 304 against the rate limit, but it is
+// a request).
 func TestCallBudget(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		name       string
-		allow      bool
-		life       bool
-		cold, warm int
+		name              string
+		allow             bool
+		life              bool
+		cold, warm, flush int
+		// alone is a third life alone in its interval, with its flush: the
+		// dashboard remembered, re-read conditionally, edited.
+		alone int
 	}{
-		{"block", false, false, 11, 6},
+		{"block", false, false, 11, 6, 0, 6},
 		// The allow life writes pinbot's check twice (pending when the CI
 		// suite completes, allow when the verification does), reading the
 		// checks each time; no comment.
-		{"allow", true, false, 11, 7},
+		{"allow", true, false, 11, 7, 0, 7},
 		// The upstream issue's state is read once (comment and dashboard
-		// share it), then the dashboard: list, lock, create; warm: list,
+		// share it); the flush: lock ref, create. Cold with its flush 13,
+		// warm 6. Alone in its interval: 6 + the conditional re-read + the
 		// edit.
-		{"block with dashboard", false, true, 14, 8},
+		{"block with dashboard", false, true, 11, 6, 2, 8},
 		// Allowing records the verification and the proposed version on
-		// the dashboard (the same list, lock and create; warm list and
-		// edit). No comment exists, so the dashboard is not read to look
-		// for a lifting.
-		{"allow with dashboard", true, true, 15, 9},
+		// the dashboard; the upstream issue is read for it (no comment
+		// shares it).
+		{"allow with dashboard", true, true, 12, 7, 2, 9},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			sim := githubtest.New(t, githubtest.Options{})
 			r := bigRepo(t, sim, tt.life)
-			h, n := countedHarness(t, sim)
+			h, n, fl := countedHarnessFlush(t, sim)
 			state, check := "closed", "failure"
 			if tt.allow {
 				state, check = "open", "success"
@@ -178,7 +224,87 @@ func TestCallBudget(t *testing.T) {
 					t.Errorf("%s life %d: %d calls, want %d:\n%s", tt.name, i, len(calls), budget, strings.Join(calls, "\n"))
 				}
 			}
+			if got, want := fl.elapse(), map[bool]int{false: 0, true: 1}[tt.life]; got != want {
+				t.Errorf("%d flushes scheduled in the interval, want %d", got, want)
+			}
+			if calls := n.take(); len(calls) != tt.flush {
+				t.Errorf("%s flush: %d calls, want %d:\n%s", tt.name, len(calls), tt.flush, strings.Join(calls, "\n"))
+			}
+			if tt.life {
+				if is := dashboardOf(t, r); !strings.Contains(is, "#2") {
+					t.Errorf("the flush lost the warm life's change:\n%s", is)
+				}
+			}
+			_, calls := life(t, h, r, n, 2, tt.allow)
+			fl.elapse()
+			calls = append(calls, n.take()...)
+			if len(calls) != tt.alone {
+				t.Errorf("%s life alone in its interval: %d calls, want %d:\n%s", tt.name, len(calls), tt.alone, strings.Join(calls, "\n"))
+			}
 		})
+	}
+}
+
+func dashboardOf(t *testing.T, r *githubtest.Repo) string {
+	t.Helper()
+	is, _ := theDashboard(t, r)
+	return is.Body
+}
+
+// TestTenLivesOneInterval: ten block lives on one replica within one
+// interval cost ten times enforcement's calls and 2 for the dashboard
+// (the lock ref and the creation), which carries all ten.
+func TestTenLivesOneInterval(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	r := bigRepo(t, sim)
+	h, n, fl := countedHarnessFlush(t, sim)
+	total := 0
+	for i := range 10 {
+		_, calls := life(t, h, r, n, i, false)
+		total += len(calls)
+	}
+	if got := fl.elapse(); got != 1 {
+		t.Errorf("%d flushes, want 1", got)
+	}
+	dash := n.take()
+	// Enforcement: 11 cold, 6 warm.
+	if want := 11 + 9*6; total != want || len(dash) != 2 {
+		t.Errorf("ten lives: %d calls (want %d) and %d for the dashboard (want 2):\n%s", total, want, len(dash), strings.Join(dash, "\n"))
+	}
+	body := dashboardOf(t, r)
+	for i := range 10 {
+		// The dashboard is created at the flush, after the ten PRs.
+		if pr := fmt.Sprintf("#%d", i+1); !strings.Contains(body, pr) {
+			t.Errorf("the dashboard misses %s:\n%s", pr, body)
+		}
+	}
+}
+
+// TestDashboardFlushedOnClose: a change queued when the replica stops is
+// written by Close, not lost.
+func TestDashboardFlushedOnClose(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{})
+	r := bigRepo(t, sim)
+	h, n, fl := countedHarnessFlush(t, sim)
+	life(t, h, r, n, 0, false)
+	if len(r.Issues()) != 0 {
+		t.Fatalf("the dashboard was written before its interval: %+v", r.Issues())
+	}
+	n.take()
+	h.srv.Close()
+	if calls := n.take(); len(calls) != 2 {
+		t.Errorf("Close wrote the dashboard with %d calls, want 2 (lock ref, creation): %v", len(calls), calls)
+	}
+	if body := dashboardOf(t, r); !strings.Contains(body, "#1") {
+		t.Errorf("Close did not flush the queued change:\n%s", body)
+	}
+	if got := fl.elapse(); got != 1 { // the timer fires later: nothing left to write
+		t.Errorf("%d flushes scheduled, want 1", got)
+	}
+	if calls := n.take(); len(calls) != 0 {
+		t.Errorf("the late timer wrote again: %v", calls)
 	}
 }
 

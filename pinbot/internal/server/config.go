@@ -47,6 +47,19 @@ type Config struct {
 	// After schedules a retry (time.AfterFunc when nil; tests run it at
 	// once).
 	After func(d time.Duration, f func())
+	// DashboardInterval coalesces dashboard writes (ADR 0283): at most one
+	// edit per repository per interval, carrying every change since; Close
+	// flushes what is queued. Zero is 60 seconds; negative writes each
+	// change at once (the uncoalesced baseline of `make bench`).
+	DashboardInterval time.Duration
+	// DashboardLease is how long a dashboard lock ref held while no
+	// dashboard can be found is waited for, counted from this replica's
+	// first observation, before it is taken over (ADR 0284; zero is
+	// DefaultDashboardLease).
+	DashboardLease time.Duration
+	// FlushAfter schedules a dashboard flush (time.AfterFunc when nil;
+	// tests inject their clock here).
+	FlushAfter func(d time.Duration, f func())
 	// CacheBytes bounds the caches of trees, blobs, comparisons and
 	// responses (default 64 MiB).
 	CacheBytes int64
@@ -106,6 +119,12 @@ func (c *Config) defaults() error {
 	}
 	if c.Build == (version.Info{}) {
 		c.Build = version.Get()
+	}
+	if c.DashboardLease <= 0 {
+		c.DashboardLease = DefaultDashboardLease
+	}
+	if c.DashboardInterval == 0 {
+		c.DashboardInterval = time.Minute
 	}
 	if c.CacheBytes <= 0 {
 		c.CacheBytes = 64 << 20

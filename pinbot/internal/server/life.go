@@ -47,32 +47,24 @@ func (s *Server) findDashboard(ctx context.Context, rc *repoCtx) (*source.Issue,
 }
 
 // dashboardIssue finds the repository's dashboard issue, or creates it
-// once: a replica that creates the lock ref creates the issue; one that
-// finds the ref taken waits for the issue to appear.
+// once. The lock ref is tried first (ADR 0283): pinbot never deletes it,
+// so a replica that creates it is the first ever to look, no dashboard
+// exists and it creates one without listing (one call saved on every new
+// repository). A replica that finds the ref taken lists the dashboards;
+// when there is none, the lock is recovered after its lease (ADR 0284,
+// recoverLock).
 func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() string) (*source.Issue, bool, error) {
-	find := func() (*source.Issue, error) { return s.findDashboard(ctx, rc) }
-	if is, err := find(); err != nil || is != nil {
-		return is, false, err
-	}
 	took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, DashboardLockRef, rc.sha)
 	if err != nil {
 		return nil, false, err
 	}
 	if !took {
-		// Another replica holds the lock: its issue appears shortly.
-		wait := 100 * time.Millisecond
-		for range 8 {
-			select {
-			case <-ctx.Done():
-				return nil, false, ctx.Err()
-			case <-time.After(wait):
-			}
-			if is, err := find(); err != nil || is != nil {
-				return is, false, err
-			}
-			wait *= 2
+		if is, err := s.findDashboard(ctx, rc); err != nil || is != nil {
+			return is, false, err
 		}
-		return nil, false, fmt.Errorf("the dashboard lock %s is taken but no dashboard issue exists; if no pinbot replica is creating it, delete the ref", DashboardLockRef)
+		if err := s.recoverLock(ctx, rc); err != nil {
+			return nil, false, err
+		}
 	}
 	text := body()
 	n, err := rc.rep.CreateIssue(ctx, rc.owner, rc.repo, dashboard.Title, text, []string{dashboard.Label})
@@ -102,7 +94,17 @@ func (s *Server) updateDashboard(ctx context.Context, log *slog.Logger, rc *repo
 		life.Follow(st, rc.rules.Pins)
 	}
 	var created dashboard.State
-	is, isNew, err := s.dashboardIssue(ctx, rc, func() string {
+	// Queued changes of this repository go with this write.
+	if p := s.dash.take(key); p != nil {
+		prev := change
+		change = func(st *dashboard.State) {
+			for _, c := range p.changes {
+				c(st)
+			}
+			prev(st)
+		}
+	}
+	is, isNew, err := s.readDashboard(ctx, rc, func() string {
 		created = dashboard.State{Version: dashboard.Version}
 		apply(&created)
 		return render(created)
@@ -122,9 +124,11 @@ func (s *Server) updateDashboard(ctx context.Context, log *slog.Logger, rc *repo
 	if body == is.Body {
 		return st, nil
 	}
-	if err := rc.rep.EditIssueBody(ctx, rc.owner, rc.repo, is.Number, body); err != nil {
+	etag, err := rc.rep.EditIssueBodyETag(ctx, rc.owner, rc.repo, is.Number, body)
+	if err != nil {
 		return st, fmt.Errorf("editing the dashboard: %w", err)
 	}
+	s.wroteDashboard(rc, is.Number, body, etag)
 	return st, nil
 }
 
@@ -158,12 +162,7 @@ func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j prJob, 
 	}
 	ups := s.upstreams(ctx, src, rec.Upstream)
 	rc := &repoCtx{src: src, rep: rep, owner: j.owner, repo: j.repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
-	st, err := s.updateDashboard(ctx, log, rc, func(st *dashboard.State) { rec.Apply(st, ups) })
-	if err != nil {
-		log.Error("dashboard not updated", "err", err)
-		return
-	}
-	s.liftFixed(ctx, log, rc, st)
+	s.queueDashboard(ctx, log, rc, func(st *dashboard.State) { rec.Apply(st, ups) }, func(st dashboard.State) { s.liftFixed(context.Background(), log, rc, st) })
 }
 
 // liftFixed carries out the lifts life.Fixed finds due.
@@ -395,6 +394,7 @@ func (s *Server) discoverInstallation(ctx context.Context, id int64) {
 			continue
 		}
 		if is != nil {
+			s.dash.remember("dashboard:"+full, dashMemo{number: is.Number, body: is.Body})
 			s.hints.sawRepo(r.Owner, r.Name, id)
 		}
 	}

@@ -36,6 +36,7 @@ type Server struct {
 	serverURL string
 	cancel    context.CancelFunc
 
+	dash    dashboards
 	locksMu sync.Mutex
 	locks   map[string]*prLock
 
@@ -126,5 +127,6 @@ func (s *Server) Wait() { s.queue.Wait() }
 func (s *Server) Close() {
 	s.bg.stop()
 	s.queue.Close()
+	s.FlushDashboards(context.Background())
 	s.cancel()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/google/go-github/v60/github"
 
@@ -25,7 +26,7 @@ type Issue struct {
 // several.
 func (g *GitHub) Dashboard(ctx context.Context, creator string) (*Issue, error) {
 	issues, _, err := g.GH.Issues.ListByRepo(ctx, g.Owner, g.Repo, &github.IssueListByRepoOptions{
-		State: "all", Labels: []string{dashboard.Label}, Creator: creator, ListOptions: github.ListOptions{PerPage: 10}})
+		State: "all", Labels: []string{dashboard.Label}, Creator: creator, Sort: "created", Direction: "asc", ListOptions: github.ListOptions{PerPage: 10}})
 	if err != nil {
 		return nil, fmt.Errorf("listing the dashboard issue: %w", err)
 	}
@@ -36,6 +37,62 @@ func (g *GitHub) Dashboard(ctx context.Context, creator string) (*Issue, error) 
 		}
 	}
 	return found, nil
+}
+
+// DashboardIssue re-reads a remembered dashboard issue with If-None-Match
+// etag: same is true on a 304 (nothing changed; GitHub does not count it
+// against the rate limit). An issue that is gone (404, 410, transferred)
+// or no longer carries the dashboard label is nil, so that the caller
+// finds the dashboard again.
+func (g *GitHub) DashboardIssue(ctx context.Context, number int, etag string) (is *Issue, newETag string, same bool, err error) {
+	req, err := g.GH.NewRequest(http.MethodGet, fmt.Sprintf("repos/%s/%s/issues/%d", g.Owner, g.Repo, number), nil)
+	if err != nil {
+		return nil, "", false, err
+	}
+	if etag != "" {
+		req.Header.Set("If-None-Match", etag)
+	}
+	var got github.Issue
+	resp, err := g.GH.Do(ctx, req, &got)
+	switch {
+	case resp != nil && resp.StatusCode == http.StatusNotModified && etag != "":
+		return nil, etag, true, nil
+	case resp != nil && (resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusGone || resp.StatusCode == http.StatusMovedPermanently):
+		return nil, "", false, nil
+	case err != nil:
+		return nil, "", false, fmt.Errorf("reading the dashboard issue #%d: %w", number, err)
+	}
+	if got.PullRequestLinks != nil || got.GetNumber() != number || !hasLabel(got.Labels, dashboard.Label) {
+		return nil, "", false, nil
+	}
+	return &Issue{Number: number, Body: got.GetBody()}, resp.Header.Get("ETag"), false, nil
+}
+
+func hasLabel(ls []*github.Label, name string) bool {
+	for _, l := range ls {
+		if l.GetName() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// LockCommit returns the commit a lock ref (refs/pinbot/...) points at and
+// that commit's tree; found is false when the ref does not exist.
+func (g *GitHub) LockCommit(ctx context.Context, ref string) (sha, tree string, found bool, err error) {
+	r, resp, err := g.GH.Git.GetRef(ctx, g.Owner, g.Repo, strings.TrimPrefix(ref, "refs/"))
+	switch {
+	case resp != nil && resp.StatusCode == http.StatusNotFound:
+		return "", "", false, nil
+	case err != nil:
+		return "", "", false, fmt.Errorf("reading the lock %s: %w", ref, err)
+	}
+	sha = r.GetObject().GetSHA()
+	t, _, err := g.GH.Git.GetTree(ctx, g.Owner, g.Repo, sha, false)
+	if err != nil {
+		return "", "", false, fmt.Errorf("reading the tree of the lock %s at %s: %w", ref, sha, err)
+	}
+	return sha, t.GetSHA(), true, nil
 }
 
 // DefaultBranch returns the repository's default branch and its head.

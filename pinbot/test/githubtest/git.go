@@ -480,3 +480,21 @@ func (g *gitRepo) setRef(name, sha string) error {
 	g.refs[refKey(name)] = sha
 	return nil
 }
+
+// commitTree makes a commit of tree with parents (git commit-tree), as
+// POST /git/commits does: no ref moves.
+func (g *gitRepo) commitTree(tree string, parents []string, msg string) (string, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	args := []string{"-c", "user.name=GitHub", "-c", "user.email=noreply@github.com", "commit-tree", tree, "-m", msg}
+	for _, p := range parents {
+		args = append(args, "-p", p)
+	}
+	out, err := g.git(nil, args...)
+	if err != nil {
+		return "", err
+	}
+	sha := strings.TrimSpace(out)
+	g.commits[sha] = true
+	return sha, nil
+}

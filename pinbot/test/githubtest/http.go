@@ -94,6 +94,7 @@ func (s *Server) handler() http.Handler {
 	route("PATCH /repos/{owner}/{repo}/issues/{number}", true, s.editIssue)
 	route("POST /repos/{owner}/{repo}/git/refs", true, s.createRef)
 	route("GET /repos/{owner}/{repo}/git/ref/{ref...}", true, s.getRef)
+	route("POST /repos/{owner}/{repo}/git/commits", true, s.createCommit)
 	route("PATCH /repos/{owner}/{repo}/git/refs/{ref...}", true, s.updateRef)
 	route("PUT /repos/{owner}/{repo}/contents/{path...}", true, s.putContents)
 	route("GET /repos/{owner}/{repo}/pulls", true, s.listPulls)
@@ -957,6 +958,10 @@ func (s *Server) getIssue(c *call) {
 	is := c.repo.issues[n]
 	if is == nil {
 		c.fail(http.StatusNotFound, "Not Found")
+		return
+	}
+	if is.deleted {
+		c.fail(http.StatusGone, "This issue was deleted")
 		return
 	}
 	c.json(http.StatusOK, c.repo.issueJSON(c.base, is))

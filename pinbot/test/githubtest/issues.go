@@ -39,10 +39,16 @@ func (s *Server) listIssues(c *call) {
 		nums = append(nums, n)
 	}
 	slices.Sort(nums)
-	slices.Reverse(nums) // GitHub sorts by creation, newest first
+	// GitHub sorts by creation, newest first unless direction=asc.
+	if q.Get("direction") != "asc" {
+		slices.Reverse(nums)
+	}
 	items := []obj{}
 	for _, n := range nums {
 		is := c.repo.issues[n]
+		if is.deleted {
+			continue
+		}
 		st, labels, user := is.state, is.labels, is.user
 		if pr, ok := c.repo.prs[n]; ok {
 			st, labels, user = pr.state, pr.labels, pr.user
@@ -219,6 +225,65 @@ func (r *Repo) refJSON(base, name, sha string) obj {
 		"object": obj{"sha": sha, "type": "commit", "url": r.apiURL(base, "/git/commits/%s", sha)}}
 }
 
+// DeleteIssue deletes an issue, as an admin can on GitHub: it leaves the
+// lists, and reading it answers 410 Gone.
+func (r *Repo) DeleteIssue(number int) {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	r.mustIssue(number).deleted = true
+}
+
+// mustIssue returns issue number, failing the test when there is none;
+// the caller holds the lock.
+func (r *Repo) mustIssue(number int) *issue {
+	is := r.issues[number]
+	if is == nil {
+		r.s.tb.Fatalf("%s has no issue #%d", r.FullName(), number)
+	}
+	return is
+}
+
+// SetIssueLabels replaces an issue's labels, as a maintainer would.
+func (r *Repo) SetIssueLabels(number int, labels ...string) {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	r.mustIssue(number).labels = labels
+}
+
+// createCommit is POST /repos/{owner}/{repo}/git/commits: 201 with the
+// commit; 422 when the tree or a parent does not exist.
+func (s *Server) createCommit(c *call) {
+	var in struct {
+		Message string   `json:"message"`
+		Tree    string   `json:"tree"`
+		Parents []string `json:"parents"`
+	}
+	if err := json.NewDecoder(io.LimitReader(c.r.Body, 1<<20)).Decode(&in); err != nil {
+		c.fail(http.StatusBadRequest, "Problems parsing JSON")
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, p := range in.Parents {
+		if !c.repo.git.hasCommit(p) {
+			c.fail(http.StatusUnprocessableEntity, "Parent SHA does not exist or is not a commit object")
+			return
+		}
+	}
+	sha, err := c.repo.git.commitTree(in.Tree, in.Parents, in.Message)
+	if err != nil || in.Message == "" {
+		c.fail(http.StatusUnprocessableEntity, "Tree SHA does not exist")
+		return
+	}
+	parents := []obj{}
+	for _, p := range in.Parents {
+		parents = append(parents, obj{"sha": p, "url": c.repo.apiURL(c.base, "/git/commits/%s", p)})
+	}
+	c.json(http.StatusCreated, obj{"sha": sha, "node_id": nodeID("Commit", int64(len(sha))), "url": c.repo.apiURL(c.base, "/git/commits/%s", sha),
+		"message": in.Message, "tree": obj{"sha": in.Tree, "url": c.repo.apiURL(c.base, "/git/trees/%s", in.Tree)}, "parents": parents,
+		"verification": obj{"verified": false, "reason": "unsigned", "signature": nil, "payload": nil}})
+}
+
 // IssueView is an issue as a test inspects it.
 type IssueView struct {
 	Number      int
@@ -237,7 +302,7 @@ func (r *Repo) Issues() []IssueView {
 	defer r.s.mu.Unlock()
 	var out []IssueView
 	for n, is := range r.issues {
-		if _, isPR := r.prs[n]; isPR {
+		if _, isPR := r.prs[n]; isPR || is.deleted {
 			continue
 		}
 		out = append(out, IssueView{Number: n, Title: is.title, Body: is.body, State: is.state, StateReason: is.stateReason,
@@ -286,3 +351,6 @@ func (r *Repo) DeleteBranch(branch string) {
 
 // Ref returns the commit a fully qualified ref names.
 func (r *Repo) Ref(name string) (string, bool) { return r.git.ref(name) }
+
+// IsAncestor reports whether commit a is an ancestor of (or equal to) b.
+func (r *Repo) IsAncestor(a, b string) bool { return r.git.isAncestor(a, b) }

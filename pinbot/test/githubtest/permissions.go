@@ -64,6 +64,7 @@ var permissionTable = map[string]need{
 	"PATCH /repos/{owner}/{repo}/issues/{number}":               needs("issues/issues#update-an-issue", write("issues")),
 	"POST /repos/{owner}/{repo}/git/refs":                       needs("git/refs#create-a-reference", write("contents")),
 	"GET /repos/{owner}/{repo}/git/ref/{ref...}":                needs("git/refs#get-a-reference", read("contents")),
+	"POST /repos/{owner}/{repo}/git/commits":                    needs("git/commits#create-a-commit", write("contents")),
 	"PATCH /repos/{owner}/{repo}/git/refs/{ref...}":             needs("git/refs#update-a-reference", write("contents")),
 	"PUT /repos/{owner}/{repo}/contents/{path...}":              needs("repos/contents#create-or-update-file-contents", write("contents")),
 	"GET /repos/{owner}/{repo}/pulls":                           needs("pulls/pulls#list-pull-requests", read("pull_requests")),

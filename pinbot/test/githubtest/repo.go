@@ -58,6 +58,8 @@ type issue struct {
 	updatedAt   time.Time
 	// edits counts the edits of the body.
 	edits int
+	// deleted issues answer 410 and leave the lists.
+	deleted bool
 }
 
 type comment struct {

@@ -83,6 +83,14 @@ func TestSummary(t *testing.T) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
 		}
 	}
+	if strings.Contains(got, "Self-reported") {
+		t.Errorf("a source measured from outside called self-reported:\n%s", got)
+	}
+	self := leak(t, 200*mib)
+	self.Source = "self-reported: process_resident_memory_bytes from http://127.0.0.1:8080/metrics"
+	if s := Summary(self); !strings.Contains(s, "**Self-reported**") {
+		t.Errorf("a self-reported source not said so:\n%s", s)
+	}
 	errRep := Summary(Report{Outcome: Error, Reason: "Scraping: connection refused.", Source: "x", Interval: time.Second, Duration: time.Minute, Rules: Rules{Warmup: "20%"}})
 	if !strings.Contains(errRep, "⚠️ error") || strings.Contains(errRep, "| Rule |") {
 		t.Errorf("error summary:\n%s", errRep)

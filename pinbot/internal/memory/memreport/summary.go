@@ -15,6 +15,9 @@ func Summary(r Report) string {
 	icon := map[string]string{Pass: "✅ pass", Fail: "❌ fail", Error: "⚠️ error"}[r.Outcome]
 	fmt.Fprintf(&b, "### Memory verification: %s\n\n", icon)
 	fmt.Fprintf(&b, "%s\n\n", r.Reason)
+	if strings.HasPrefix(r.Source, "self-reported") || (r.Base != nil && strings.HasPrefix(r.Base.Source, "self-reported")) {
+		b.WriteString("**Self-reported**: the memory was read from what the code under test reports about itself (a metrics URL), which a pull request can change; measure from outside it (`-- COMMAND`, `--cgroup`, `--pod`) for a verification it cannot forge (ADR 0288).\n\n")
+	}
 	if v := r.Verdict; v != nil && v.Baseline != nil {
 		sideBySide(&b, r, *v)
 	} else if v != nil {

@@ -10,9 +10,10 @@ import (
 	"time"
 )
 
-// Command is a process the verification starts itself and samples the RSS of.
+// Command is a process the verification starts itself and samples the RSS
+// of, with every process it forks (Tree).
 type Command struct {
-	PID
+	Tree
 	cmd  *exec.Cmd
 	done chan struct{}
 	err  error
@@ -30,7 +31,7 @@ func Start(args []string, stdout, stderr io.Writer) (*Command, error) {
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting %s: %w", args[0], err)
 	}
-	c := &Command{PID: PID{Pid: cmd.Process.Pid}, cmd: cmd, done: make(chan struct{}), args: args}
+	c := &Command{Tree: Tree{Pid: cmd.Process.Pid}, cmd: cmd, done: make(chan struct{}), args: args}
 	go func() {
 		c.err = cmd.Wait()
 		close(c.done)
@@ -72,9 +73,9 @@ func (c *Command) Stop(grace time.Duration) {
 }
 
 // Read returns the process's RSS.
-func (c *Command) Read(ctx context.Context) (int64, error) { return c.PID.Read(ctx) }
+func (c *Command) Read(ctx context.Context) (int64, error) { return c.Tree.Read(ctx) }
 
 // String names the command.
 func (c *Command) String() string {
-	return fmt.Sprintf("command %q (pid %d, RSS from /proc)", strings.Join(c.args, " "), c.Pid)
+	return fmt.Sprintf("command %q (pid %d and its descendants, RSS of the process tree from /proc)", strings.Join(c.args, " "), c.Pid)
 }

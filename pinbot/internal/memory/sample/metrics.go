@@ -107,5 +107,12 @@ func (m *Metrics) Read(ctx context.Context) (int64, error) {
 	return int64(v), nil
 }
 
-// String names the endpoint and the series, never the token.
-func (m *Metrics) String() string { return m.Selector.String() + " from " + m.URL }
+// SelfReported begins the name of a source whose figures the code under
+// test reports about itself (ADR 0288): a pull request can change what it
+// reports, so the verdict and the check's summary say so.
+const SelfReported = "self-reported: "
+
+// String names the endpoint and the series, never the token. A metrics
+// URL is read from the process it judges, unless it is served elsewhere
+// (the kubelet: --pod): its name says self-reported.
+func (m *Metrics) String() string { return SelfReported + m.Selector.String() + " from " + m.URL }

@@ -56,8 +56,8 @@ func TestMetrics(t *testing.T) {
 			t.Errorf("Read = %d, want %d", got, want)
 		}
 	}
-	if s := m.String(); strings.Contains(s, "s3cret") || !strings.Contains(s, srv.URL) {
-		t.Errorf("String() = %q: want the URL and never the token", s)
+	if s := m.String(); strings.Contains(s, "s3cret") || !strings.Contains(s, srv.URL) || !strings.HasPrefix(s, SelfReported) {
+		t.Errorf("String() = %q: want it self-reported, the URL and never the token", s)
 	}
 
 	// A rotated token is read again on the next scrape.

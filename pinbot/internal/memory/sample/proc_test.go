@@ -279,3 +279,74 @@ func TestPIDZombie(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCommandCountsForkedChild: the started process forks its work into a
+// child holding 64 MiB; the command's reading counts the child, which
+// reading the started process's own /proc entry does not.
+func TestCommandCountsForkedChild(t *testing.T) {
+	c := startChild(t, "fork")
+	defer c.Stop(5 * time.Second)
+	pids, err := c.PIDs()
+	if err != nil || len(pids) != 2 {
+		t.Fatalf("process tree %v, %v; want the parent and its child", pids, err)
+	}
+	// The child is killed first: the parent's SIGTERM would orphan it.
+	defer syscall.Kill(pids[1], syscall.SIGKILL)
+	tree, err := c.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone, err := PID{Pid: pids[0]}.Read(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tree < 64<<20 || alone >= 64<<20 || tree <= alone {
+		t.Errorf("tree RSS %d, the parent alone %d: want the tree to count the child's 64 MiB", tree, alone)
+	}
+	if !strings.Contains(c.String(), "descendants") {
+		t.Errorf("String() = %q", c.String())
+	}
+}
+
+func TestParentOf(t *testing.T) {
+	for _, tt := range []struct {
+		stat string
+		want int
+		ok   bool
+	}{
+		{"42 (pinbot) S 7 42 42 0", 7, true},
+		{"42 (a) b) (c) R 9 1 1", 9, true},
+		{"42 (x", 0, false},
+		{"42 (x) S", 0, false},
+		{"42 (x) S y", 0, false},
+	} {
+		got, ok := parentOf([]byte(tt.stat))
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("parentOf(%q) = %d, %v; want %d, %v", tt.stat, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// startChild starts this test binary as a child in mode (TestMain) and
+// waits for it to say ready.
+func startChild(t *testing.T, mode string) *Command {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	t.Setenv("SAMPLE_TEST_CHILD", mode)
+	c, err := Start([]string{os.Args[0], "-test.run=^$"}, w, os.Stderr)
+	os.Unsetenv("SAMPLE_TEST_CHILD")
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(r).ReadString('\n')
+	if err != nil || line != "ready\n" {
+		c.Stop(5 * time.Second)
+		t.Fatalf("child said %q, %v", line, err)
+	}
+	return c
+}
