@@ -120,12 +120,12 @@ func Run(ctx context.Context, o Options) (err error) {
 	var logs lockedBuffer
 	serveCtx, stopServe := context.WithCancel(context.Background())
 	cmd := exec.CommandContext(serveCtx, o.Pinbot, "serve", "--listen", addr, "--app-id", fmt.Sprint(sim.App().ID),
-		"--private-key-file", key, "--github-url", sim.URL())
+		"--private-key-file", key, "--github-url", sim.URL(), "--upstream-github-url", sim.URL())
 	cmd.Env = append(os.Environ(), "PINBOT_WEBHOOK_SECRET="+sim.WebhookSecret())
 	cmd.Stdout, cmd.Stderr = &logs, &logs
 	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
 	cmd.WaitDelay = 10 * time.Second
-	fmt.Fprintf(out, "==> pinbot: %s serve --listen %s --github-url %s (App %d)\n", o.Pinbot, addr, sim.URL(), sim.App().ID)
+	fmt.Fprintf(out, "==> pinbot: %s serve --listen %s --github-url %s --upstream-github-url %[3]s (App %d)\n", o.Pinbot, addr, sim.URL(), sim.App().ID)
 	if err := cmd.Start(); err != nil {
 		stopServe()
 		return fmt.Errorf("starting %s: %w", o.Pinbot, err)
