@@ -18,6 +18,9 @@ import (
 type Operator struct {
 	// MetricsURL is the operator's Prometheus endpoint.
 	MetricsURL string
+	// Pid is the operator's process id: the memory verification measures
+	// its process tree from /proc, outside the code under test (ADR 0289).
+	Pid int
 
 	cmd  *exec.Cmd
 	log  *os.File
@@ -59,7 +62,7 @@ func StartOperatorWithEnv(ctx context.Context, binary, kubeconfig, logPath strin
 		log.Close()
 		return nil, fmt.Errorf("starting %s: %w", binary, err)
 	}
-	o := &Operator{MetricsURL: "http://" + addr + "/metrics", cmd: cmd, log: log, done: make(chan struct{})}
+	o := &Operator{MetricsURL: "http://" + addr + "/metrics", Pid: cmd.Process.Pid, cmd: cmd, log: log, done: make(chan struct{})}
 	go func() {
 		o.err = cmd.Wait()
 		close(o.done)

@@ -36,7 +36,7 @@ applies only when given.
 
 SOURCE is exactly one of:
   --metrics-url URL   scrape a Prometheus text endpoint (--metric picks the series)
-  --pid PID           read the RSS of a running process from /proc
+  --pid PID           read the RSS of a running process and its descendants from /proc
   --cgroup DIR        read memory.current (cgroup v2) or memory.usage_in_bytes (v1)
   --pod NAMESPACE/NAME
   --selector NAMESPACE/LABEL-SELECTOR
@@ -84,7 +84,7 @@ func newVerifyMemory(e env) *cobra.Command {
 	fs.StringVar(&f.tokenFile, "bearer-token-file", "", "`file` holding a bearer token for --metrics-url, read at every scrape")
 	fs.StringVar(&f.caFile, "ca-file", "", "PEM `file` of CA certificates to trust for an https --metrics-url")
 	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "do not check the certificate of an https --metrics-url")
-	fs.IntVar(&f.pid, "pid", 0, "`PID` of a running process to read the RSS of")
+	fs.IntVar(&f.pid, "pid", 0, "`PID` of a running process to read the RSS of, with its descendants")
 	fs.StringVar(&f.cgroup, "cgroup", "", "cgroup `folder` to read memory usage from")
 	fs.DurationVar(&f.duration, "duration", 5*time.Minute, "how long to sample")
 	fs.DurationVar(&f.interval, "interval", time.Second, "time between samples")
@@ -288,7 +288,9 @@ func newMemorySource(ctx context.Context, f verifyMemoryFlags, command []string,
 		if f.pid < 0 {
 			return nil, nil, nil, usagef("--pid %d: want a process id", f.pid)
 		}
-		p := sample.PID{Pid: f.pid}
+		// The process and every descendant: work forked into a child is
+		// measured too (ADR 0288, 0289).
+		p := sample.Tree{Pid: f.pid}
 		// A process that is not there cannot be measured: that is exit 3
 		// and no report, not a verdict that it "ended".
 		if _, err := p.Read(ctx); errors.Is(err, sample.ErrExited) {

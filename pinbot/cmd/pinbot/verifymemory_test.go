@@ -230,6 +230,14 @@ func TestVerifyMemoryPID(t *testing.T) {
 	if r.code != 0 {
 		t.Errorf("steady process: exit %d, %s\n%s", r.code, r.report.Reason, r.stderr)
 	}
+	// Work forked into a child is measured with its parent: a process that
+	// stays small while its child leaks fails (ADR 0288, 0289).
+	forking := start("forkleak")
+	defer forking.Process.Kill()
+	r = verifyMemory(t, "--pid", fmt.Sprint(forking.Process.Pid), "--duration", "3s", "--interval", "100ms", "--warmup", "50%", "--max-growth", "1Mi/1s")
+	if r.code != 1 || !strings.Contains(r.report.Source, "descendants") {
+		t.Errorf("a parent whose child leaks: exit %d, source %q, %s; want 1 (the child's growth counted)\n%s", r.code, r.report.Source, r.report.Reason, r.stderr)
+	}
 	exiting := start("exit")
 	r = verifyMemory(t, "--pid", fmt.Sprint(exiting.Process.Pid), "--duration", "3s", "--interval", "100ms", "--warmup", "50%", "--max-growth", "1Mi/1s")
 	want := fmt.Sprintf("Process %d ended after", exiting.Process.Pid)

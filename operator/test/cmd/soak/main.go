@@ -26,6 +26,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"strconv"
 	"syscall"
 	"time"
 
@@ -154,7 +155,7 @@ func run(ctx context.Context, o options) int {
 		return fail("%v", err)
 	}
 
-	verifier := exec.Command(o.pinbot, verifyArgs(o, op.MetricsURL)...)
+	verifier := exec.Command(o.pinbot, verifyArgs(o, op.Pid)...)
 	verifier.Stdout, verifier.Stderr = os.Stdout, os.Stderr
 	verifier.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	fmt.Fprintf(os.Stderr, "soak: %s\n", verifier.String())
@@ -233,9 +234,11 @@ func run(ctx context.Context, o options) int {
 }
 
 // verifyArgs are the arguments of pinbot verify-memory for a soak of o
-// sampling metricsURL; empty rule flags are left out.
-func verifyArgs(o options, metricsURL string) []string {
-	args := []string{"verify-memory", "--metrics-url", metricsURL,
+// measuring the operator's process tree (pid and its descendants, from
+// /proc) from outside the code under test, never the figure the operator
+// reports on its own /metrics (ADR 0289); empty rule flags are left out.
+func verifyArgs(o options, pid int) []string {
+	args := []string{"verify-memory", "--pid", strconv.Itoa(pid),
 		"--duration", (o.warmup + o.duration).String(), "--interval", o.interval.String(), "--warmup", o.warmup.String(),
 		"--report", o.report}
 	for _, f := range []struct{ name, value string }{

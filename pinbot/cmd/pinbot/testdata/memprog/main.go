@@ -1,11 +1,13 @@
 // Command memprog is a process with a known memory behaviour, for the tests
 // of 'pinbot verify-memory': it leaks, holds steady, grows then plateaus, or
-// exits early, as its first argument says.
+// exits early, or forks a leaking child, as its first argument says.
 package main
 
 import (
 	"fmt"
 	"os"
+	"os/exec"
+	"syscall"
 	"time"
 )
 
@@ -25,10 +27,21 @@ func touched(n int) []byte {
 
 func main() {
 	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, "usage: memprog leak|steady|plateau|exit")
+		fmt.Fprintln(os.Stderr, "usage: memprog leak|steady|plateau|exit|forkleak")
 		os.Exit(2)
 	}
 	mode := os.Args[1]
+	if mode == "forkleak" {
+		// The work forked into a child: the parent stays small while its
+		// child leaks, as code dodging a single /proc/PID would.
+		child := exec.Command(os.Args[0], "leak")
+		child.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		if err := child.Start(); err != nil {
+			fmt.Fprintln(os.Stderr, "memprog:", err)
+			os.Exit(2)
+		}
+		mode = "steady"
+	}
 	start := time.Now()
 	tick := time.NewTicker(10 * time.Millisecond)
 	// A safety net: never outlive a test that forgot to stop us.
