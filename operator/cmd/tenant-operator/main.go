@@ -121,7 +121,7 @@ func gcPercent(getenv func(string) string) string {
 }
 
 // uncompressed serves /metrics without gzip or zstd (ADR 0278): each
-// compressed scrape holds a compressor of about 0.7 MiB in the handler's
+// compressed scrape holds a compressor of about 0.8 MiB in the handler's
 // pool, more than the operator's own metrics weigh (a few tens of KiB a
 // scrape, inside the cluster).
 func uncompressed(o *promhttp.HandlerOpts) { o.DisableCompression = true }
