@@ -108,6 +108,20 @@ func TestAgainstControlPlane(t *testing.T) {
 		if code, body := get("https", reader); code != http.StatusOK || !strings.Contains(body, "controller_runtime_reconcile_total") {
 			t.Errorf("a ServiceAccount allowed GET /metrics: %d, want 200 and metrics:\n%.300s", code, body)
 		}
+		// A scrape that offers gzip gets plain text (ADR 0278): no
+		// compressor is kept for it.
+		req, _ := http.NewRequest(http.MethodGet, "https://"+addr+"/metrics", nil)
+		req.Header.Set("Authorization", "Bearer "+reader)
+		req.Header.Set("Accept-Encoding", "gzip, zstd")
+		if resp, err := hc.Do(req); err != nil {
+			t.Errorf("GET /metrics offering gzip: %v", err)
+		} else {
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if enc := resp.Header.Get("Content-Encoding"); resp.StatusCode != http.StatusOK || enc != "" || !strings.Contains(string(b), "controller_runtime_reconcile_total") {
+				t.Errorf("GET /metrics offering gzip: %d, Content-Encoding %q, want 200, none and plain metrics:\n%.100q", resp.StatusCode, enc, b)
+			}
+		}
 		if code, _ := get("http", reader); code == http.StatusOK {
 			t.Error("plain HTTP answered on the secure endpoint")
 		}

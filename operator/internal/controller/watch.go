@@ -27,10 +27,38 @@ import (
 	"github.com/kubetenant/kubetenant/operator/internal/tenant"
 )
 
-// CacheOptions caches Tenants only, without managedFields. Child objects
-// are never cached (ADR 0101): the child watch keeps no store.
+// CacheOptions caches Tenants only, without managedFields or kubectl's
+// last-applied annotation (stripCached). Child objects are never cached
+// (ADR 0101): the child watch keeps no store.
 func CacheOptions() cache.Options {
-	return cache.Options{DefaultTransform: cache.TransformStripManagedFields()}
+	return cache.Options{DefaultTransform: stripCached}
+}
+
+// stripManagedFields is controller-runtime's transform.
+var stripManagedFields = cache.TransformStripManagedFields()
+
+// stripCached drops from a cached object what the operator never reads:
+// managedFields, and the copy of the whole object that a client-side
+// `kubectl apply` keeps in an annotation (ADR 0278). The operator writes
+// Tenants only by merge patches computed from the cached copy, so what is
+// dropped here is never written back or removed.
+func stripCached(obj any) (any, error) {
+	obj, err := stripManagedFields(obj)
+	if err != nil {
+		return obj, err
+	}
+	if o, ok := obj.(metav1.Object); ok {
+		if a := o.GetAnnotations(); a != nil {
+			if _, ok := a[corev1.LastAppliedConfigAnnotation]; ok {
+				delete(a, corev1.LastAppliedConfigAnnotation)
+				if len(a) == 0 {
+					a = nil
+				}
+				o.SetAnnotations(a)
+			}
+		}
+	}
+	return obj, nil
 }
 
 // ClientOptions sends every read of a child kind, and of Secrets,
