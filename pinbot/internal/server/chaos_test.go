@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"os"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
@@ -263,12 +262,7 @@ func TestReplicaKilledHoldingLiftLock(t *testing.T) {
 	clk.Add(time.Hour + time.Minute)
 	b.srv.CheckUpstreams(context.Background())
 	b.deliver()
-	lifting := 0
-	for _, c := range r.Comments(n) {
-		if strings.Contains(c.Body, "pinbot reopened this pull request") {
-			lifting++
-		}
-	}
+	lifting := liftingComments(r, n)
 	if lifting != 1 || r.PRState(n) != "open" {
 		t.Fatalf("after the takeover: %d lifting comments, state %s; want 1, open", lifting, r.PRState(n))
 	}

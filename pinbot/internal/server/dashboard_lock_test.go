@@ -2,7 +2,6 @@ package server_test
 
 import (
 	"context"
-	"sync"
 	"testing"
 	"time"
 
@@ -120,15 +119,7 @@ func TestDashboardLockTakeoverOnce(t *testing.T) {
 		h.srv.CheckUpstreams(context.Background()) // first observation
 	}
 	clk.Add(server.DefaultDashboardLease + time.Second)
-	var wg sync.WaitGroup
-	for _, h := range []*harness{a, b} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			h.srv.CheckUpstreams(context.Background())
-		}()
-	}
-	wg.Wait()
+	checkUpstreamsAtOnce(a, b)
 	if got := labelled(r); len(got) != 1 || got[0].Number == first[0].Number {
 		t.Errorf("after two takeovers at once: %d dashboards (first was #%d), want one new one", len(got), first[0].Number)
 	}

@@ -342,15 +342,7 @@ func TestDashboardTwoReplicas(t *testing.T) {
 	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 	a.deliver(opened)
 	b.deliver(opened)
-	var wg sync.WaitGroup
-	for _, h := range []*harness{a, b, a, b} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			h.srv.CheckUpstreams(context.Background())
-		}()
-	}
-	wg.Wait()
+	checkUpstreamsAtOnce(a, b, a, b)
 	theDashboard(t, r)
 	if _, ok := r.Ref(server.DashboardLockRef); !ok {
 		t.Errorf("the dashboard was created without the lock ref %s", server.DashboardLockRef)
@@ -387,21 +379,8 @@ func TestLiftOnceWithTwoReplicas(t *testing.T) {
 	b.deliver(r.IssueComment(n, githubtest.User{Login: "erin", ID: 72}, "thanks")) // b hears of the repository
 	sim.Repo("nolar", "kopf").CloseIssue(1172, "completed")
 	clk.Add(time.Hour + time.Minute)
-	var wg sync.WaitGroup
-	for _, h := range []*harness{a, b} {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			h.srv.CheckUpstreams(context.Background())
-		}()
-	}
-	wg.Wait()
-	lifting := 0
-	for _, c := range r.Comments(n) {
-		if strings.Contains(c.Body, "pinbot reopened this pull request") {
-			lifting++
-		}
-	}
+	checkUpstreamsAtOnce(a, b)
+	lifting := liftingComments(r, n)
 	if lifting != 1 || r.PRState(n) != "open" {
 		t.Errorf("%d lifting comments, state %s; want 1, open", lifting, r.PRState(n))
 	}
@@ -531,4 +510,29 @@ func TestDashboardIgnoresOtherBranches(t *testing.T) {
 	if after.Edits != before.Edits || !slices.Equal(st2.Get("pip/kopf").Closed, []int{n}) || st.Get("pip/kopf").Proposed != st2.Get("pip/kopf").Proposed {
 		t.Errorf("a release branch's pull request changed the dashboard (%d -> %d edits): %+v", before.Edits, after.Edits, st2.Get("pip/kopf"))
 	}
+}
+
+// checkUpstreamsAtOnce runs every replica's upstream check at the same
+// time, as replicas' timers would.
+func checkUpstreamsAtOnce(hs ...*harness) {
+	var wg sync.WaitGroup
+	for _, h := range hs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			h.srv.CheckUpstreams(context.Background())
+		}()
+	}
+	wg.Wait()
+}
+
+// liftingComments counts pinbot's comments saying it reopened PR n.
+func liftingComments(r *githubtest.Repo, n int) int {
+	lifting := 0
+	for _, c := range r.Comments(n) {
+		if strings.Contains(c.Body, "pinbot reopened this pull request") {
+			lifting++
+		}
+	}
+	return lifting
 }
