@@ -153,6 +153,9 @@ func TestSelfServiceAdmission(t *testing.T) {
 	alice := as(t, "sally")
 	bob := as(t, "bob")
 	untilEnforced(t, bob, tenantNamespace("probe-ss", "ss"), "tenant ss: rule selfService: bob is not an owner of tenant ss")
+	// Each Tenant's binding reaches the API server's admission on its own
+	// time: wait for ss-closed's too (a flake in CI, 2026-12-05).
+	untilEnforced(t, as(t, "alice"), tenantNamespace("probe-ss-closed", "ss-closed"), "tenant ss-closed: rule selfService: tenant ss-closed has no spec.selfService")
 
 	for _, c := range []struct {
 		who  string
