@@ -83,10 +83,11 @@ func (s *Server) updateDashboard(ctx context.Context, log *slog.Logger, rc *repo
 	defer s.lock(key)()
 	// The state follows the pins in force (ADR 0231): a superseded pin's
 	// history goes, a moved pin's starts again.
+	advisories := s.dashboardAdvisories(ctx, rc)
 	render := func(st dashboard.State) string {
 		return render.Dashboard(render.DashboardInput{
 			Repo: render.Repo{Owner: rc.owner, Name: rc.repo, ServerURL: s.serverURL, BaseRef: rc.ref},
-			Pins: rc.rules.Pins, State: st, Warnings: warningsOf(rc.rules),
+			Pins: rc.rules.Pins, State: st, Warnings: warningsOf(rc.rules), Advisories: advisories,
 		})
 	}
 	apply := func(st *dashboard.State) {

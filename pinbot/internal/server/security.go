@@ -4,7 +4,7 @@ import (
 	"context"
 	"log/slog"
 
-	"github.com/kubetenant/kubetenant/internal/pin"
+	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
@@ -20,17 +20,18 @@ func (s *Server) unlessSecurity(ctx context.Context, log *slog.Logger, src *sour
 	if !res.Close || !s.cfg.Advisories {
 		return res
 	}
-	var pins []pin.Pin
+	moving := map[[2]string]bool{}
 	for _, p := range res.Pins {
 		if p.Verdict != enforce.NotApplicable {
-			pins = append(pins, p.Pin)
+			moving[[2]string{string(p.Pin.Ecosystem), p.Pin.Package}] = true
 		}
 	}
-	gh := src.GH
-	if src.UpstreamGH != nil {
-		gh = src.UpstreamGH
-	}
-	for _, pa := range s.advisories.ForWith(ctx, gh, pins) {
+	// Every enforced pin is read, the moving ones used: the same request,
+	// and the same hour's cache entry, as the dashboard's section.
+	for _, pa := range s.advisories.ForSource(ctx, src, in.Pins) {
+		if !moving[[2]string{string(pa.Pin.Ecosystem), pa.Pin.Package}] {
+			continue
+		}
 		if pa.Err != "" {
 			log.Warn("advisories not read", "package", pa.Pin.Package, "err", pa.Err)
 			res.Close = false
@@ -43,4 +44,19 @@ func (s *Server) unlessSecurity(ctx context.Context, log *slog.Logger, src *sour
 		return res
 	}
 	return enforce.Evaluate(in)
+}
+
+// dashboardAdvisories are the rows of the dashboard's advisories section:
+// every enforced pin's advisories, through the same hour's cache as the
+// reads before a close, so a dashboard write costs at most one read per
+// ecosystem an hour (ADR 0275). Without advisories configured, none.
+func (s *Server) dashboardAdvisories(ctx context.Context, rc *repoCtx) []dashboard.AdvisoryRow {
+	if !s.cfg.Advisories {
+		return nil
+	}
+	var rows []dashboard.AdvisoryRow
+	for _, pa := range s.advisories.ForSource(ctx, rc.src, rc.rules.Pins) {
+		rows = append(rows, pa.Row())
+	}
+	return rows
 }

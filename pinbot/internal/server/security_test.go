@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,7 +73,14 @@ func TestDependabotSecurityUpdateFoundByAdvisories(t *testing.T) {
 	w.notContain = []string{"security update"}
 	h.check(r, n2, w)
 	if st := sim.Stats(); st.ByRoute["GET /advisories"] != 1 {
-		t.Errorf("GET /advisories served %d times after the second bump, want 1 (an hour's cache)", st.ByRoute["GET /advisories"])
+		t.Errorf("GET /advisories served %d times after the second bump and the dashboard, want 1 (one request for every pin, an hour's cache)", st.ByRoute["GET /advisories"])
+	}
+	// The App's dashboard shows the pinned version's advisory, marked.
+	is, _ := theDashboard(t, r)
+	for _, want := range []string{"### Advisories of the pinned versions", "GHSA-4x5v-gmq8-25ch", "first patched"} {
+		if !strings.Contains(is.Body, want) {
+			t.Errorf("the dashboard does not show %q:\n%s", want, is.Body)
+		}
 	}
 }
 

@@ -141,6 +141,16 @@ func (a *Advisories) ForWith(ctx context.Context, gh *github.Client, pins []pin.
 	return out
 }
 
+// ForSource is ForWith through the client src reads GitHub's advisory
+// database with: the upstream one on GitHub Enterprise Server (ADR 0275).
+func (a *Advisories) ForSource(ctx context.Context, src *GitHub, pins []pin.Pin) []PinAdvisories {
+	gh := src.GH
+	if src.UpstreamGH != nil {
+		gh = src.UpstreamGH
+	}
+	return a.ForWith(ctx, gh, pins)
+}
+
 // affectsSpec is "package@version" with the version bare ("==1.40.1" and
 // "v1.2.3" name 1.40.1 and 1.2.3 in GitHub's ranges, except Go's, whose
 // versions keep their v).
