@@ -42,6 +42,7 @@ type serveFlags struct {
 	dryRun, noAdvisories                                          bool
 	upstreamEvery                                                 time.Duration
 	redeliverEvery, sweepEvery                                    time.Duration
+	dashboardEvery                                                time.Duration
 }
 
 func addServeFlags(fs *pflag.FlagSet) *serveFlags {
@@ -60,6 +61,7 @@ func addServeFlags(fs *pflag.FlagSet) *serveFlags {
 	fs.StringVar(&f.upstreamURL, "upstream-github-url", "https://api.github.com/", "REST API `base` of the pins' upstream issues; on GitHub Enterprise Server they live on github.com and are read anonymously, or with --upstream-token-file (PINBOT_UPSTREAM_GITHUB_URL)")
 	fs.StringVar(&f.upstreamTokenFile, "upstream-token-file", "", "`file` holding a token for --upstream-github-url when it is not --github-url (PINBOT_UPSTREAM_TOKEN_FILE, or the token itself in PINBOT_UPSTREAM_TOKEN)")
 	fs.DurationVar(&f.upstreamEvery, "upstream-interval", time.Hour, "how often to check the pins' upstream issues and lift the fixed ones; 0 turns the check off (PINBOT_UPSTREAM_INTERVAL)")
+	fs.DurationVar(&f.dashboardEvery, "dashboard-interval", time.Minute, "at most one dashboard edit per repository per interval, carrying every change since (ADR 0283); 0 edits at once (PINBOT_DASHBOARD_INTERVAL)")
 	fs.DurationVar(&f.redeliverEvery, "redeliver-interval", server.DefaultRedeliverEvery, "how often, and at start, to ask GitHub to redeliver the webhook deliveries that failed (ADR 0241); 0 turns it off (PINBOT_REDELIVER_INTERVAL)")
 	fs.DurationVar(&f.sweepEvery, "sweep-interval", server.DefaultSweepEvery, "how often, and at start, to judge the open pull requests no delivery brought (ADR 0242); 0 turns it off (PINBOT_SWEEP_INTERVAL)")
 	return f
@@ -120,12 +122,25 @@ func (f *serveFlags) options(fs *pflag.FlagSet, getenv func(string) string) (ser
 			return serveOptions{}, usagef("--%s must be 0 or at least 1m, not %s", d.flag, *d.dst)
 		}
 	}
+	if v := getenv("PINBOT_DASHBOARD_INTERVAL"); !changed(fs, "dashboard-interval") && v != "" {
+		if f.dashboardEvery, err = time.ParseDuration(v); err != nil {
+			return serveOptions{}, usagef("PINBOT_DASHBOARD_INTERVAL=%q is not a duration", v)
+		}
+	}
+	if f.dashboardEvery < 0 || (f.dashboardEvery > 0 && f.dashboardEvery < time.Second) {
+		return serveOptions{}, usagef("--dashboard-interval must be 0 or at least 1s, not %s", f.dashboardEvery)
+	}
+	dashboardEvery := f.dashboardEvery
+	if dashboardEvery == 0 {
+		dashboardEvery = -1 // server.Config: below zero writes at once
+	}
 	if f.upstreamEvery < 0 || (f.upstreamEvery > 0 && f.upstreamEvery < time.Minute) {
 		return serveOptions{}, usagef("--upstream-interval must be 0 or at least 1m, not %s", f.upstreamEvery)
 	}
 	o := serveOptions{listen: f.listen, upstreamEvery: f.upstreamEvery, cfg: server.Config{
 		AppID: f.appID, AppSlug: f.appSlug, GitHubURL: f.ghURL, Workers: f.workers, DryRun: f.dryRun,
 		UpstreamURL: f.upstreamURL, RedeliverEvery: f.redeliverEvery, SweepEvery: f.sweepEvery, Advisories: !f.noAdvisories,
+		DashboardInterval: dashboardEvery,
 	}}
 	if u, err := url.Parse(f.upstreamURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		return o, usagef("--upstream-github-url must be an http(s) API base such as https://api.github.com/, not %q", f.upstreamURL)

@@ -280,3 +280,42 @@ func TestServePrivateCA(t *testing.T) {
 		t.Errorf("serve: %v", err)
 	}
 }
+
+// TestParseServeDashboardInterval: dashboard writes are coalesced for a
+// minute by default (ADR 0283); 0 writes at once (server.Config's < 0).
+func TestParseServeDashboardInterval(t *testing.T) {
+	key := writeFile(t, "key.pem", "-----BEGIN RSA PRIVATE KEY-----\n")
+	secret := writeFile(t, "secret", "from-file\n")
+	base := []string{"--app-id", "1", "--private-key-file", key, "--webhook-secret-file", secret}
+	for _, tt := range []struct {
+		name    string
+		args    []string
+		env     map[string]string
+		want    time.Duration
+		wantErr string
+	}{
+		{name: "default", want: time.Minute},
+		{name: "flag", args: []string{"--dashboard-interval", "5m"}, want: 5 * time.Minute},
+		{name: "environment", env: map[string]string{"PINBOT_DASHBOARD_INTERVAL": "30s"}, want: 30 * time.Second},
+		{name: "flag wins", args: []string{"--dashboard-interval", "2m"}, env: map[string]string{"PINBOT_DASHBOARD_INTERVAL": "30s"}, want: 2 * time.Minute},
+		{name: "at once", args: []string{"--dashboard-interval", "0"}, want: -1},
+		{name: "too short", args: []string{"--dashboard-interval", "10ms"}, wantErr: "--dashboard-interval must be 0 or at least 1s, not 10ms"},
+		{name: "not a duration", env: map[string]string{"PINBOT_DASHBOARD_INTERVAL": "soon"}, wantErr: `PINBOT_DASHBOARD_INTERVAL="soon" is not a duration`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			o, err := parseServe(append(base, tt.args...), func(k string) string { return tt.env[k] })
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if o.cfg.DashboardInterval != tt.want {
+				t.Errorf("DashboardInterval = %s, want %s", o.cfg.DashboardInterval, tt.want)
+			}
+		})
+	}
+}
