@@ -52,7 +52,8 @@ func shapeLead(r enforce.Result, checks []string) string {
 		// an ADR pins.
 		fmt.Fprintf(&b, "This pull request updates %s: the pinned %s together with %s. pinbot does not close it, because closing it would make the bot ignore the other updates too. ",
 			group, members, others)
-		fmt.Fprintf(&b, "pinbot proposes the bots' configuration that takes %s out of the group (the `pinbot/sync` pull request: a Renovate `packageRules` entry, a Dependabot `exclude-patterns` entry); merge it and the bot regenerates this group without %s, and this check passes on the new head.\n\n", members, members)
+		fmt.Fprintf(&b, "Take %s out of the group in the bots' configuration (a Renovate `packageRules` entry, a Dependabot `exclude-patterns` entry): the bot regenerates this group without %s, and this check passes on the new head. "+
+			"Where the repository has a bot configuration and sync pull requests are on (`sync.pullRequests`, the default), pinbot proposes that change in its `pinbot/sync` pull request.\n\n", members, members)
 	case enforce.ShapeLockFile:
 		fmt.Fprintf(&b, "This pull request is lock-file maintenance: it refreshes the lock file wholesale and moves the pinned %s with everything else. A lock-file maintenance cannot leave a package out, so pinbot leaves it open with this failing check: "+
 			"hold the pin in the manifest (an exact requirement) so that the lock file cannot move it, or close this pull request yourself.\n\n", members)

@@ -17,7 +17,7 @@ func TestShapeComments(t *testing.T) {
 	grouped.PR.Title = "Bump the python-packages group with 2 updates"
 	grouped.Changes = append(grouped.Changes, pin.Change{Ecosystem: pin.Pip, Package: "httpx", Manifest: "pyproject.toml", Old: "==0.27.0", New: "==0.28.1"})
 	c := Comment(Evaluate(grouped), repo, nil)
-	for _, want := range []string{"updates the group `python-packages`: the pinned `kopf` together with 1 other update", "pinbot does not close it", "takes `kopf` out of the group", "`exclude-patterns`"} {
+	for _, want := range []string{"updates the group `python-packages`: the pinned `kopf` together with 1 other update", "pinbot does not close it", "Take `kopf` out of the group", "`exclude-patterns`"} {
 		if !strings.Contains(c, want) {
 			t.Errorf("grouped comment lacks %q:\n%s", want, c)
 		}

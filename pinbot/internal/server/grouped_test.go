@@ -57,7 +57,7 @@ func TestRenovateGroupStaysOpen(t *testing.T) {
 	n, opened := r.OpenPR(githubtest.PROptions{Head: branch, User: githubtest.RenovateUser, Title: "chore(deps): update all non-major dependencies", Body: string(body)})
 	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
 	h.check(r, n, want{check: "failure", comments: 1, state: "open",
-		contains:   []string{"ADR 83", "the pinned `kopf` together with 2 other updates", "pinbot does not close it", "takes `kopf` out of the group"},
+		contains:   []string{"ADR 83", "the pinned `kopf` together with 2 other updates", "pinbot does not close it", "Take `kopf` out of the group"},
 		notContain: []string{"pinbot closes it"}})
 
 	if runs := r.CheckRuns(r.HeadSHA(n), "pinbot"); len(runs) == 0 || !strings.Contains(runs[0].Summary, "together with other packages: pinbot leaves it open") {
