@@ -1,6 +1,7 @@
 package server_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
@@ -42,22 +43,28 @@ func TestRecordsInDoubtFailClosed(t *testing.T) {
 }
 
 // TestRecordsReadableStillBlock: the same record with fences GitHub
-// renders (trailing spaces, CRLF) and an accepted-like word is enforced.
+// renders (trailing spaces, CRLF or CR-only line ends) and an
+// accepted-like word is enforced.
 func TestRecordsReadableStillBlock(t *testing.T) {
 	t.Parallel()
-	sim := githubtest.New(t, githubtest.Options{})
-	upstreamKopf(sim)
-	files := read(t, "pyoperator")
-	files[".github/workflows/ci.yml"] = files["ci.yml"]
-	delete(files, "ci.yml")
-	delete(files, "docs/decisions/083-kopf-version-pin.yaml")
-	files["docs/decisions/084-keep-kopf.md"] = "--- \r\nstatus: ✅ Approved\r\n---  \r\n# 84. Keep kopf\r\n\r\n## Decision\r\n\r\nThe constraint is: kopf==1.40.1\r\n"
-	r := sim.CreateRepo("acme", "gadget-operator", false)
-	r.Commit("main", "", files, "Initial operator", githubtest.Author{})
-	h := newHarness(t, sim, sim.URL())
-	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
-	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
-	h.check(r, n, want{check: "failure", comments: 1, state: "closed", contains: []string{"<!-- pinbot:comment -->", "ADR 84: Keep kopf", "1.42.0"}})
+	for name, eol := range map[string]string{"CRLF": "\r\n", "CR only": "\r"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			sim := githubtest.New(t, githubtest.Options{})
+			upstreamKopf(sim)
+			files := read(t, "pyoperator")
+			files[".github/workflows/ci.yml"] = files["ci.yml"]
+			delete(files, "ci.yml")
+			delete(files, "docs/decisions/083-kopf-version-pin.yaml")
+			files["docs/decisions/084-keep-kopf.md"] = strings.ReplaceAll("--- \nstatus: ✅ Approved\n---  \n# 84. Keep kopf\n\n## Decision\n\nThe constraint is: kopf==1.40.1\n", "\n", eol)
+			r := sim.CreateRepo("acme", "gadget-operator", false)
+			r.Commit("main", "", files, "Initial operator", githubtest.Author{})
+			h := newHarness(t, sim, sim.URL())
+			n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
+			h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
+			h.check(r, n, want{check: "failure", comments: 1, state: "closed", contains: []string{"<!-- pinbot:comment -->", "ADR 84: Keep kopf", "1.42.0"}})
+		})
+	}
 }
 
 // TestRecordsReadAtHead: a pull request whose head leaves a decision
