@@ -7,8 +7,10 @@ set -uo pipefail
 
 args=(verify-memory --report "${VM_REPORT:-memory-report}")
 flag() { if [[ -n "$2" ]]; then args+=("$1" "$2"); fi; }
+# metrics-url is passed on so that pinbot refuses it and says why (ADR 0299).
 flag --metrics-url "${VM_METRICS_URL:-}"
-if [[ -n "${VM_METRICS_URL:-}" ]]; then
+flag --self-reported-metrics-url "${VM_SELF_REPORTED_METRICS_URL:-}"
+if [[ -n "${VM_SELF_REPORTED_METRICS_URL:-}" ]]; then
   flag --metric "${VM_METRIC:-}"
   flag --bearer-token-file "${VM_BEARER_TOKEN_FILE:-}"
   flag --ca-file "${VM_CA_FILE:-}"

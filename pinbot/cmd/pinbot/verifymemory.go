@@ -35,7 +35,11 @@ than --max-peak-increase (default 20%). --ceiling still applies; --max-growth
 applies only when given.
 
 SOURCE is exactly one of:
-  --metrics-url URL   scrape a Prometheus text endpoint (--metric picks the series)
+  --self-reported-metrics-url URL
+                      scrape a Prometheus text endpoint that the code under
+                      test serves (--metric picks the series): what a process
+                      says of itself, so the verdict and the summary say
+                      "self-reported"; a pull request can change it
   --pid PID           read the RSS of a running process and its descendants from /proc
   --cgroup DIR        read memory.current (cgroup v2) or memory.usage_in_bytes (v1)
   --pod NAMESPACE/NAME
@@ -55,10 +59,12 @@ samples to judge): never a pass.`
 // verifyMemoryFlags are the flags of pinbot verify-memory.
 type verifyMemoryFlags struct {
 	metricsURL, metric, tokenFile, caFile, cgroup string
-	insecure                                      bool
-	pid                                           int
-	duration, interval                            time.Duration
-	warmup, ceiling, maxGrowth, report            string
+	// oldMetricsURL is the removed --metrics-url: refused with the way on.
+	oldMetricsURL                      string
+	insecure                           bool
+	pid                                int
+	duration, interval                 time.Duration
+	warmup, ceiling, maxGrowth, report string
 	// maxGrowthSet is true when --max-growth was given.
 	maxGrowthSet                                bool
 	baseline, maxSlopeIncrease, maxPeakIncrease string
@@ -79,11 +85,13 @@ func newVerifyMemory(e env) *cobra.Command {
 	}
 	var f verifyMemoryFlags
 	fs := cmd.Flags()
-	fs.StringVar(&f.metricsURL, "metrics-url", "", "Prometheus metrics `URL` to scrape (http or https)")
-	fs.StringVar(&f.metric, "metric", "process_resident_memory_bytes", "`selector` of the series to read from --metrics-url: a name with optional label matchers, name{label=\"value\",...}")
-	fs.StringVar(&f.tokenFile, "bearer-token-file", "", "`file` holding a bearer token for --metrics-url, read at every scrape")
-	fs.StringVar(&f.caFile, "ca-file", "", "PEM `file` of CA certificates to trust for an https --metrics-url")
-	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "do not check the certificate of an https --metrics-url")
+	fs.StringVar(&f.metricsURL, "self-reported-metrics-url", "", "Prometheus metrics `URL` served by the code under test (http or https): its own figures, reported as self-reported")
+	fs.StringVar(&f.oldMetricsURL, "metrics-url", "", "removed: see --self-reported-metrics-url")
+	_ = fs.MarkHidden("metrics-url")
+	fs.StringVar(&f.metric, "metric", "process_resident_memory_bytes", "`selector` of the series to read from --self-reported-metrics-url: a name with optional label matchers, name{label=\"value\",...}")
+	fs.StringVar(&f.tokenFile, "bearer-token-file", "", "`file` holding a bearer token for --self-reported-metrics-url, read at every scrape")
+	fs.StringVar(&f.caFile, "ca-file", "", "PEM `file` of CA certificates to trust for an https --self-reported-metrics-url")
+	fs.BoolVar(&f.insecure, "insecure-skip-tls-verify", false, "do not check the certificate of an https --self-reported-metrics-url")
 	fs.IntVar(&f.pid, "pid", 0, "`PID` of a running process to read the RSS of, with its descendants")
 	fs.StringVar(&f.cgroup, "cgroup", "", "cgroup `folder` to read memory usage from")
 	fs.DurationVar(&f.duration, "duration", 5*time.Minute, "how long to sample")
@@ -251,6 +259,12 @@ func parseMemoryRules(f verifyMemoryFlags) (rules memcheck.Rules, baseline memch
 // newMemorySource builds the one source the flags name: kube is set for
 // --pod and --selector, cmd for a started command (which the caller stops).
 func newMemorySource(ctx context.Context, f verifyMemoryFlags, command []string, stderr io.Writer) (sample.Source, *sample.Command, *kubesample.Source, error) {
+	if f.oldMetricsURL != "" {
+		// A metrics URL served by the code under test is what that code
+		// says of itself: allowed only when named so (ADR 0299).
+		return nil, nil, nil, usagef("--metrics-url is refused: memory that the code under test reports on its own /metrics can be changed by the pull request it judges; " +
+			"measure it from outside (--pid, --cgroup, --pod, --selector or -- COMMAND), or name the URL --self-reported-metrics-url and the verdict says self-reported")
+	}
 	sources := 0
 	for _, set := range []bool{f.metricsURL != "", f.pid != 0, f.cgroup != "", f.pod != "", f.selector != "", len(command) > 0} {
 		if set {
@@ -258,13 +272,13 @@ func newMemorySource(ctx context.Context, f verifyMemoryFlags, command []string,
 		}
 	}
 	if sources != 1 {
-		return nil, nil, nil, usagef("give exactly one source: --metrics-url, --pid, --cgroup, --pod, --selector or -- COMMAND")
+		return nil, nil, nil, usagef("give exactly one source: --self-reported-metrics-url, --pid, --cgroup, --pod, --selector or -- COMMAND")
 	}
 	if f.pod == "" && f.selector == "" && (f.container != "" || f.kubeconfig != "") {
 		return nil, nil, nil, usagef("--container and --kubeconfig go with --pod or --selector")
 	}
 	if f.metricsURL == "" && (f.tokenFile != "" || f.caFile != "" || f.insecure) {
-		return nil, nil, nil, usagef("--bearer-token-file, --ca-file and --insecure-skip-tls-verify go with --metrics-url")
+		return nil, nil, nil, usagef("--bearer-token-file, --ca-file and --insecure-skip-tls-verify go with --self-reported-metrics-url")
 	}
 
 	switch {

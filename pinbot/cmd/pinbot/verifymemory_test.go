@@ -184,12 +184,16 @@ func TestVerifyMemoryMetricsURL(t *testing.T) {
 			t.Parallel()
 			srv := httptest.NewServer(&gauge{value: tt.value, token: "t0ken"})
 			defer srv.Close()
-			r := verifyMemory(t, append(rules, "--metrics-url", srv.URL+"/metrics")...)
+			r := verifyMemory(t, append(rules, "--self-reported-metrics-url", srv.URL+"/metrics")...)
 			if r.code != tt.wantCode || !strings.Contains(r.report.Reason, tt.reason) {
 				t.Fatalf("exit %d, reason %q; want exit %d and a reason with %q\nstderr:\n%s", r.code, r.report.Reason, tt.wantCode, tt.reason, r.stderr)
 			}
 			if strings.Contains(r.stdout+r.stderr+r.summary, "t0ken") {
 				t.Error("the bearer token appears in the output")
+			}
+			// The code under test served these figures: the verdict says so.
+			if tt.wantCode != 3 && (!strings.Contains(r.summary, "Self-reported") || !strings.HasPrefix(r.report.Source, "self-reported: ")) {
+				t.Errorf("a metrics URL's run not called self-reported: source %q, summary:\n%s", r.report.Source, r.summary)
 			}
 		})
 	}
@@ -199,7 +203,7 @@ func TestVerifyMemoryUnreachable(t *testing.T) {
 	srv := httptest.NewServer(http.NotFoundHandler())
 	url := srv.URL
 	srv.Close()
-	r := verifyMemory(t, "--duration", "2s", "--interval", "100ms", "--metrics-url", url)
+	r := verifyMemory(t, "--duration", "2s", "--interval", "100ms", "--self-reported-metrics-url", url)
 	if r.code != 3 || r.report.Outcome != memreport.Error {
 		t.Fatalf("exit %d, outcome %q; want 3, error\nstdout:\n%s\nstderr:\n%s", r.code, r.report.Outcome, r.stdout, r.stderr)
 	}
@@ -297,8 +301,10 @@ func TestVerifyMemoryUsage(t *testing.T) {
 		{name: "bad growth", args: []string{"--pid", "1", "--max-growth", "5Mi"}, wantCode: 3, stderr: "--max-growth: growth \"5Mi\": want a quantity per duration"},
 		{name: "bad warm-up", args: []string{"--pid", "1", "--warmup", "120%"}, wantCode: 3, stderr: "below 100"},
 		{name: "too short to judge", args: []string{"--pid", "1", "--duration", "1s", "--interval", "500ms"}, wantCode: 3, stderr: "leaves 2 samples after warm-up; the judge needs at least 10"},
-		{name: "bad selector", args: []string{"--metrics-url", "http://127.0.0.1:1/metrics", "--metric", "m{a}"}, wantCode: 3, stderr: "--metric: metric selector"},
-		{name: "token without URL", args: []string{"--pid", "1", "--bearer-token-file", "/t"}, wantCode: 3, stderr: "go with --metrics-url"},
+		{name: "bad selector", args: []string{"--self-reported-metrics-url", "http://127.0.0.1:1/metrics", "--metric", "m{a}"}, wantCode: 3, stderr: "--metric: metric selector"},
+		// A metrics URL must say whose figures it serves (ADR 0299).
+		{name: "metrics URL not named self-reported", args: []string{"--metrics-url", "http://127.0.0.1:1/metrics"}, wantCode: 3, stderr: "--metrics-url is refused: memory that the code under test reports"},
+		{name: "token without URL", args: []string{"--pid", "1", "--bearer-token-file", "/t"}, wantCode: 3, stderr: "go with --self-reported-metrics-url"},
 		{name: "not a cgroup", args: []string{"--cgroup", dir}, wantCode: 3, stderr: "neither memory.current"},
 		{name: "missing command", args: []string{"--", filepath.Join(dir, "nope")}, wantCode: 3, stderr: "starting "},
 	}
@@ -345,7 +351,7 @@ func TestVerifyMemoryInterrupted(t *testing.T) {
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	r := verifyMemoryCtx(t, ctx, "--metrics-url", srv.URL, "--metric", `process_resident_memory_bytes{job="operator"}`, "--duration", "1m", "--interval", "100ms")
+	r := verifyMemoryCtx(t, ctx, "--self-reported-metrics-url", srv.URL, "--metric", `process_resident_memory_bytes{job="operator"}`, "--duration", "1m", "--interval", "100ms")
 	if r.code != 3 || r.report.Outcome != memreport.Error || !strings.HasPrefix(r.report.Reason, "Interrupted after") {
 		t.Fatalf("exit %d, outcome %q, reason %q; want 3, error, Interrupted", r.code, r.report.Outcome, r.report.Reason)
 	}

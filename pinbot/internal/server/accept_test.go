@@ -158,7 +158,7 @@ func TestMetricsEventsAreTheRoutersEvents(t *testing.T) {
 }
 
 // TestVerifyMemoryReadsPinbot: pinbot's /metrics carries the process
-// collector's resident memory, which `pinbot verify-memory --metrics-url`
+// collector's resident memory, which `pinbot verify-memory --self-reported-metrics-url`
 // reads by default, so pinbot's own memory can be judged.
 func TestVerifyMemoryReadsPinbot(t *testing.T) {
 	m := newMetrics(func() float64 { return 0 }, version.Get())

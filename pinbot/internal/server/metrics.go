@@ -13,7 +13,7 @@ import (
 )
 
 // metrics are pinbot's Prometheus metrics, on their own registry with the
-// Go and process collectors (so that `pinbot verify-memory --metrics-url`
+// Go and process collectors (so that `pinbot verify-memory --self-reported-metrics-url`
 // can judge pinbot itself) and pinbot_build_info (ADR 0226). Every labelled
 // series is created at start with its bounded label values, so that
 // dashboards and alerts see zeros before the first delivery.

@@ -132,6 +132,18 @@ func TestActionWithLocalBinary(t *testing.T) {
 		}
 	})
 
+	// A metrics URL not named self-reported is refused (ADR 0299): the job
+	// fails with pinbot's reason, never a pass on the head's own figures.
+	t.Run("a metrics-url input is refused", func(t *testing.T) {
+		r := runAction(t, dir, with(rules, "pinbot-binary", pinbot, "metrics-url", "http://127.0.0.1:1/metrics"), t.TempDir())
+		if r.outputs["verdict"] != "error" || r.outputs["exit-code"] != "3" || len(r.failed) == 0 {
+			t.Fatalf("outputs %v, failed %v: want verdict error, exit-code 3 and a failed job\n%s", r.outputs, r.failed, r.log)
+		}
+		if !strings.Contains(r.log, "--metrics-url is refused") || !strings.Contains(r.log, "--self-reported-metrics-url") {
+			t.Errorf("the log does not say why and what to use instead:\n%s", r.log)
+		}
+	})
+
 	t.Run("fail false only sets the outputs", func(t *testing.T) {
 		r := runAction(t, dir, with(rules, "pinbot-binary", pinbot, "command", memprog+" leak", "fail", "false"), t.TempDir())
 		if r.outputs["verdict"] != "fail" || len(r.failed) != 0 {
