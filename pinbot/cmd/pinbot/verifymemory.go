@@ -182,6 +182,10 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 	end, detail := ending(ctx, runErr, src, cmd, f.pid)
 	c := memcheck.Conclude(memcheck.Run{Duration: f.duration, Samples: samples, End: end, Detail: detail}, rules, against)
 	rep.Outcome, rep.Reason, rep.Verdict = c.Outcome, c.Reason, c.Verdict
+	if rep.SelfReported() {
+		// The verdict itself says whose figures it judged (ADR 0299).
+		rep.Reason = "self-reported figures: " + rep.Reason
+	}
 
 	if err := memreport.Write(f.report, rep); err != nil {
 		return fmt.Errorf("writing the report: %w", err)

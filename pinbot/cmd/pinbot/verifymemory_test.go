@@ -192,7 +192,8 @@ func TestVerifyMemoryMetricsURL(t *testing.T) {
 				t.Error("the bearer token appears in the output")
 			}
 			// The code under test served these figures: the verdict says so.
-			if tt.wantCode != 3 && (!strings.Contains(r.summary, "Self-reported") || !strings.HasPrefix(r.report.Source, "self-reported: ")) {
+			if tt.wantCode != 3 && (!strings.Contains(r.summary, "Self-reported") || !strings.HasPrefix(r.report.Source, "self-reported: ") ||
+				!strings.HasPrefix(r.report.Reason, "self-reported figures: ") || !strings.Contains(r.stdout, ": self-reported figures: ")) {
 				t.Errorf("a metrics URL's run not called self-reported: source %q, summary:\n%s", r.report.Source, r.summary)
 			}
 		})

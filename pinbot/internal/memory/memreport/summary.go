@@ -9,14 +9,20 @@ import (
 	"github.com/kubetenant/kubetenant/internal/memcheck"
 )
 
+// SelfReported is true when the run or its base read what the code under
+// test reports about itself (ADR 0299).
+func (r Report) SelfReported() bool {
+	return strings.HasPrefix(r.Source, "self-reported") || (r.Base != nil && strings.HasPrefix(r.Base.Source, "self-reported"))
+}
+
 // Summary renders r as Markdown for a GitHub step summary or a PR comment.
 func Summary(r Report) string {
 	var b strings.Builder
 	icon := map[string]string{Pass: "✅ pass", Fail: "❌ fail", Error: "⚠️ error"}[r.Outcome]
 	fmt.Fprintf(&b, "### Memory verification: %s\n\n", icon)
 	fmt.Fprintf(&b, "%s\n\n", r.Reason)
-	if strings.HasPrefix(r.Source, "self-reported") || (r.Base != nil && strings.HasPrefix(r.Base.Source, "self-reported")) {
-		b.WriteString("**Self-reported**: the memory was read from what the code under test reports about itself (a metrics URL), which a pull request can change; measure from outside it (`-- COMMAND`, `--cgroup`, `--pod`) for a verification it cannot forge (ADR 0288).\n\n")
+	if r.SelfReported() {
+		b.WriteString("**Self-reported**: the memory was read from what the code under test reports about itself (`--self-reported-metrics-url`), which a pull request can change; measure from outside it (`--pid`, `-- COMMAND`, `--cgroup`, `--pod`, `--selector`) for a verification it cannot forge (ADR 0299).\n\n")
 	}
 	if v := r.Verdict; v != nil && v.Baseline != nil {
 		sideBySide(&b, r, *v)
