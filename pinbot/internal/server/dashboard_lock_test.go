@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -32,17 +34,14 @@ func labelled(r *githubtest.Repo) []githubtest.IssueView {
 // created.
 func TestDashboardLockRecovered(t *testing.T) {
 	t.Parallel()
+	// A creator filter that finds nothing no longer loses the dashboard:
+	// TestDashboardFoundWhereCreatorFilterMissesBots.
 	for _, tt := range []struct {
 		name string
 		lose func(r *githubtest.Repo, number int)
-		tune func(*server.Config)
 	}{
-		{"issue deleted", func(r *githubtest.Repo, n int) { r.DeleteIssue(n) }, nil},
-		{"label removed", func(r *githubtest.Repo, n int) { r.SetIssueLabels(n) }, nil},
-		// A deployment whose creator filter does not match the App's
-		// [bot] login: the replica that created the issue remembers it by
-		// number; a new replica lists nothing.
-		{"creator filter finds nothing", nil, func(c *server.Config) { c.AppSlug = "pinbot-enterprise" }},
+		{"issue deleted", func(r *githubtest.Repo, n int) { r.DeleteIssue(n) }},
+		{"label removed", func(r *githubtest.Repo, n int) { r.SetIssueLabels(n) }},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -50,13 +49,9 @@ func TestDashboardLockRecovered(t *testing.T) {
 			upstreamKopf(sim)
 			r := pyOperator(t, sim)
 			clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
-			var tune []func(*server.Config)
-			if tt.tune != nil {
-				tune = append(tune, tt.tune)
-			}
-			a := lifeHarness(t, sim, clk, tune...)
+			h := lifeHarness(t, sim, clk)
 			n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
-			a.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
+			h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
 			first := labelled(r)
 			if len(first) != 1 {
 				t.Fatalf("%d dashboards after the block, want 1", len(first))
@@ -65,15 +60,9 @@ func TestDashboardLockRecovered(t *testing.T) {
 			if !ok {
 				t.Fatal("no lock ref")
 			}
-			h := a
-			if tt.lose != nil {
-				tt.lose(r, first[0].Number)
-			} else {
-				h = lifeHarness(t, sim, clk, tune...) // a new replica
-				h.deliver(opened)
-			}
+			tt.lose(r, first[0].Number)
 			h.srv.CheckUpstreams(context.Background())
-			if got := labelled(r); len(got) != 1-map[bool]int{true: 1}[tt.lose != nil] {
+			if got := labelled(r); len(got) != 0 {
 				t.Fatalf("within the lease: %d dashboards: %+v", len(got), got)
 			}
 			if now, _ := r.Ref(server.DashboardLockRef); now != lock {
@@ -82,9 +71,8 @@ func TestDashboardLockRecovered(t *testing.T) {
 			clk.Add(server.DefaultDashboardLease + time.Second)
 			h.srv.CheckUpstreams(context.Background())
 			got := labelled(r)
-			want := map[bool]int{true: 1, false: 2}[tt.lose != nil]
-			if len(got) != want || got[len(got)-1].Number == first[0].Number {
-				t.Fatalf("after the lease: dashboards %+v, want %d with a new one", got, want)
+			if len(got) != 1 || got[0].Number == first[0].Number {
+				t.Fatalf("after the lease: dashboards %+v, want one new one", got)
 			}
 			if _, err := dashboard.Parse(got[len(got)-1].Body); err != nil {
 				t.Errorf("the new dashboard's state: %v", err)
@@ -94,6 +82,45 @@ func TestDashboardLockRecovered(t *testing.T) {
 				t.Errorf("the lock was not taken over by a fast-forward: %s -> %s", lock, moved)
 			}
 		})
+	}
+}
+
+// TestDashboardFoundWhereCreatorFilterMissesBots (ADR 0300): on a
+// deployment whose issues list finds no "[bot]" login by its creator
+// filter, a new replica still finds the dashboard another one created (the
+// author is matched by pinbot) and edits it: one dashboard, the lock ref
+// untouched, no lease waited out. An issue a person opened with the
+// dashboard label is not taken for it.
+func TestDashboardFoundWhereCreatorFilterMissesBots(t *testing.T) {
+	t.Parallel()
+	sim := githubtest.New(t, githubtest.Options{CreatorFilterMissesBots: true})
+	upstreamKopf(sim)
+	r := pyOperator(t, sim)
+	clk := &clock{now: time.Date(2026, 12, 4, 9, 0, 0, 0, time.UTC)}
+	decoy := r.OpenIssue(githubtest.User{Login: "octocat", ID: 1, Type: "User"}, "pinbot dashboard", "not pinbot's", dashboard.Label)
+	a := lifeHarness(t, sim, clk)
+	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
+	a.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
+	first := labelled(r)
+	if len(first) != 2 || first[0].Number != decoy {
+		t.Fatalf("dashboards %+v: want the decoy and pinbot's", first)
+	}
+	lock, _ := r.Ref(server.DashboardLockRef)
+	b := lifeHarness(t, sim, clk) // a new replica
+	m, opened2 := bumpKopf(t, r, githubtest.DependabotUser, nil)
+	b.deliver(opened2, r.CompleteSuite(r.HeadSHA(m), githubtest.GitHubActions, "success"))
+	got := labelled(r)
+	if len(got) != 2 {
+		t.Fatalf("a new replica created another dashboard: %+v", got)
+	}
+	if body := got[1].Body; !strings.Contains(body, fmt.Sprintf("#%d", m)) {
+		t.Errorf("the new replica's decision is not on pinbot's dashboard #%d:\n%s", got[1].Number, body)
+	}
+	if got[0].Body != "not pinbot's" {
+		t.Errorf("the decoy issue was written: %q", got[0].Body)
+	}
+	if now, _ := r.Ref(server.DashboardLockRef); now != lock {
+		t.Errorf("the lock ref moved: %s -> %s", lock, now)
 	}
 }
 

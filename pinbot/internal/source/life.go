@@ -21,22 +21,30 @@ type Issue struct {
 	Body   string
 }
 
-// Dashboard returns the repository's dashboard issue (nil when none):
-// creator's issue with the dashboard label, the oldest if there were ever
-// several.
-func (g *GitHub) Dashboard(ctx context.Context, creator string) (*Issue, error) {
-	issues, _, err := g.GH.Issues.ListByRepo(ctx, g.Owner, g.Repo, &github.IssueListByRepoOptions{
-		State: "all", Labels: []string{dashboard.Label}, Creator: creator, Sort: "created", Direction: "asc", ListOptions: github.ListOptions{PerPage: 10}})
-	if err != nil {
-		return nil, fmt.Errorf("listing the dashboard issue: %w", err)
-	}
-	var found *Issue
-	for _, is := range issues {
-		if is.PullRequestLinks == nil && (found == nil || is.GetNumber() < found.Number) {
-			found = &Issue{Number: is.GetNumber(), Body: is.GetBody()}
+// Dashboard returns the repository's dashboard issue (nil when none): the
+// oldest issue with the dashboard label that login opened. The author is
+// matched here, not by the list's creator filter, which on some GitHub
+// deployments finds no "[bot]" login (ADR 0300); issues anyone else
+// labelled are not the dashboard.
+func (g *GitHub) Dashboard(ctx context.Context, login string) (*Issue, error) {
+	opt := &github.IssueListByRepoOptions{
+		State: "all", Labels: []string{dashboard.Label}, Sort: "created", Direction: "asc", ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		issues, resp, err := g.GH.Issues.ListByRepo(ctx, g.Owner, g.Repo, opt)
+		if err != nil {
+			return nil, fmt.Errorf("listing the dashboard issue: %w", err)
 		}
+		var found *Issue
+		for _, is := range issues {
+			if is.PullRequestLinks == nil && strings.EqualFold(is.GetUser().GetLogin(), login) && (found == nil || is.GetNumber() < found.Number) {
+				found = &Issue{Number: is.GetNumber(), Body: is.GetBody()}
+			}
+		}
+		if found != nil || resp.NextPage == 0 {
+			return found, nil
+		}
+		opt.Page = resp.NextPage
 	}
-	return found, nil
 }
 
 // DashboardIssue re-reads a remembered dashboard issue with If-None-Match

@@ -78,6 +78,10 @@ type Options struct {
 	// CA made for this simulator (CACertPEM), as a GitHub Enterprise Server
 	// behind a company CA is.
 	TLS bool
+	// CreatorFilterMissesBots makes the issues list's creator filter match
+	// no "[bot]" login, as on the GitHub deployments where it does not
+	// find an App's issues (issue 24, item 6).
+	CreatorFilterMissesBots bool
 }
 
 // The App key is generated once per test binary: RSA key generation is slow

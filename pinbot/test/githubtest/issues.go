@@ -56,7 +56,7 @@ func (s *Server) listIssues(c *call) {
 		if state != "all" && st != state {
 			continue
 		}
-		if creator != "" && !strings.EqualFold(user.Login, creator) {
+		if creator != "" && (!strings.EqualFold(user.Login, creator) || s.opts.CreatorFilterMissesBots && strings.HasSuffix(creator, "[bot]")) {
 			continue
 		}
 		match := true

@@ -178,6 +178,18 @@ func (r *Repo) AddIssue(number int, title, state string, closedAt time.Time) {
 	}
 }
 
+// OpenIssue opens an issue as user (a person, in the browser) with labels,
+// and returns its number.
+func (r *Repo) OpenIssue(user User, title, body string, labels ...string) int {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	now := r.s.now()
+	is := &issue{id: r.s.id(), number: r.nextNumber, title: title, body: body, state: "open", user: user, labels: labels, createdAt: now, updatedAt: now}
+	r.issues[is.number] = is
+	r.nextNumber++
+	return is.number
+}
+
 // PROptions describe a pull request to open.
 type PROptions struct {
 	Head, Base  string
