@@ -182,8 +182,8 @@ func runVerifyMemory(ctx context.Context, e env, f verifyMemoryFlags, command []
 	end, detail := ending(ctx, runErr, src, cmd, f.pid)
 	c := memcheck.Conclude(memcheck.Run{Duration: f.duration, Samples: samples, End: end, Detail: detail}, rules, against)
 	rep.Outcome, rep.Reason, rep.Verdict = c.Outcome, c.Reason, c.Verdict
-	if rep.SelfReported() {
-		// The verdict itself says whose figures it judged (ADR 0299).
+	if rep.SelfReported() && rep.Outcome != memcheck.Error {
+		// A verdict on figures says whose figures it judged (ADR 0299).
 		rep.Reason = "self-reported figures: " + rep.Reason
 	}
 
