@@ -222,8 +222,9 @@ func TestServe(t *testing.T) {
 
 // TestServePrivateCA: GitHub Enterprise Server behind a private CA. The
 // simulator serves HTTPS with a certificate no system trusts; with
-// --ca-file, serve gets its token, reads the pull request and the upstream
-// issue, and blocks, comments and closes over TLS.
+// --ca-file, serve gets its token, reads the pull request and, through the
+// upstream client, the advisories, and blocks, comments and closes over
+// TLS.
 func TestServePrivateCA(t *testing.T) {
 	sim := githubtest.New(t, githubtest.Options{TLS: true})
 	if !strings.HasPrefix(sim.EnterpriseURL(), "https://") {
@@ -237,7 +238,7 @@ func TestServePrivateCA(t *testing.T) {
 	env := map[string]string{"PINBOT_WEBHOOK_SECRET": sim.WebhookSecret()}
 	o, err := parseServe([]string{"--listen", "127.0.0.1:0", "--app-id", "4242", "--private-key-file", key,
 		"--github-url", sim.EnterpriseURL(), "--ca-file", ca,
-		// The upstream issue, read from the simulator's root as from
+		// The advisories, read from the simulator's root as from
 		// github.com (anonymously, another client), over the same TLS.
 		"--upstream-github-url", sim.URL()}, func(k string) string { return env[k] })
 	if err != nil {
@@ -269,8 +270,14 @@ func TestServePrivateCA(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	cs := r.Comments(n)
-	if r.PRState(n) != "closed" || len(cs) != 1 || !strings.Contains(cs[0].Body, "/nolar/kopf/issues/1172) (open)") {
-		t.Errorf("PR %s with %d comments, want closed with one citing the open upstream issue; logs:\n%s", r.PRState(n), len(cs), logs.String())
+	if r.PRState(n) != "closed" || len(cs) != 1 || !strings.Contains(cs[0].Body, "/nolar/kopf/issues/1172)") {
+		t.Errorf("PR %s with %d comments, want closed with one linking the upstream issue; logs:\n%s", r.PRState(n), len(cs), logs.String())
+	}
+	// The upstream client (another client, over the same TLS) read the
+	// advisories before the close; the upstream issue's state is read by
+	// the hourly upstream check, not on the pull request's path (ADR 0294).
+	if st := sim.Stats(); st.ByRoute["GET /advisories"] != 1 {
+		t.Errorf("GET /advisories served %d times over TLS, want 1", st.ByRoute["GET /advisories"])
 	}
 	if runs := r.CheckRuns(r.HeadSHA(n), "pinbot"); len(runs) != 1 || runs[0].Conclusion != "failure" {
 		t.Errorf("pinbot check runs %+v, want one failure", runs)

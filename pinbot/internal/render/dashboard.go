@@ -176,7 +176,11 @@ func upstreamCell(ups []string, in DashboardInput) string {
 		switch st, ok := in.State.Upstream[u]; {
 		case in.Offline:
 			states[u] = "not checked offline"
-		case !ok || st.State == "" || st.State == "unknown":
+		case !ok || st.State == "":
+			// Read by the replicas' upstream check, not by a pull
+			// request's decision (ADR 0294).
+			states[u] = "not checked yet"
+		case st.State == "unknown":
 			states[u] = "unknown"
 		case st.State == "closed" && st.Reason != "":
 			states[u] = "closed as " + strings.ReplaceAll(st.Reason, "_", " ")

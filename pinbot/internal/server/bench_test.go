@@ -82,19 +82,26 @@ func send(b *testing.B, sim *githubtest.Server, url string, ds ...githubtest.Del
 // and their suite, for allow memory-verification too), every request
 // counted: token POST, reads, writes, the archive's redirect and download.
 // Cold is a new replica (no token, no caches) for each life; warm is a
-// further bump PR on the same base through one replica. "enforce" is
-// enforcement alone (dashboard: false, issue 11's life); "dashboard" adds
-// the pin dashboard (the default, ADR 0231), which exists after the
-// warm-up life; each life is alone in its dashboard interval (ADR 0283),
-// so its flush (the conditional re-read and the edit) is counted with it.
+// further bump PR on the same base through one replica, advisories on as
+// serve runs. "enforce" is enforcement alone (dashboard: false, issue 11's
+// life); "dashboard" adds the pin dashboard (the default, ADR 0231), which
+// exists after the warm-up life; each life is alone in its dashboard
+// interval (ADR 0283), so its flush (the conditional re-read and the edit)
+// is counted with it. "previous" is "dashboard" as the previous version
+// ran it, the baseline in the same run: the upstream issues read on the
+// pull request's path (Config.UpstreamOnPRPath, before ADR 0294).
 func BenchmarkBumpPRLife(b *testing.B) {
 	for _, kind := range []string{"block", "allow"} {
 		for _, mode := range []string{"cold", "warm"} {
-			for _, cost := range []string{"enforce", "dashboard"} {
+			for _, cost := range []string{"enforce", "dashboard", "previous"} {
 				b.Run(kind+"/"+mode+"/"+cost, func(b *testing.B) {
 					sim := githubtest.New(b, githubtest.Options{})
-					r := bigRepo(b, sim, cost == "dashboard")
-					h, n, fl := countedHarnessFlush(b, sim)
+					r := bigRepo(b, sim, cost != "enforce")
+					var tune []func(*server.Config)
+					if cost == "previous" {
+						tune = append(tune, func(c *server.Config) { c.UpstreamOnPRPath = true })
+					}
+					h, n, fl := countedHarnessFlush(b, sim, tune...)
 					life(b, h, r, n, -1, kind == "allow") // warm-up
 					fl.elapse()
 					calls := 0
@@ -102,7 +109,7 @@ func BenchmarkBumpPRLife(b *testing.B) {
 					for i := 0; i < b.N; i++ {
 						if mode == "cold" {
 							b.StopTimer()
-							h, n, fl = countedHarnessFlush(b, sim)
+							h, n, fl = countedHarnessFlush(b, sim, tune...)
 							b.StartTimer()
 						}
 						_, c := life(b, h, r, n, i, kind == "allow")

@@ -82,6 +82,9 @@ func countedHarnessFlush(t testing.TB, sim *githubtest.Server, tune ...func(*ser
 		AppID: sim.App().ID, AppSlug: sim.App().Slug, PrivateKey: sim.PrivateKeyPEM(),
 		WebhookSecret: []byte(sim.WebhookSecret()), GitHubURL: sim.URL(), Workers: 4, Transport: n,
 		Logger: slog.New(slog.NewJSONHandler(logs, nil)), FlushAfter: fl.after,
+		// As `pinbot serve` runs by default: the advisories of the moving
+		// pins are read before a close (ADR 0274), and counted.
+		Advisories: true,
 		Tune: func(tr *ghclient.Transport) {
 			tr.Backoff = time.Millisecond
 			tr.WriteInterval = -1
@@ -173,15 +176,19 @@ func life(t testing.TB, h *harness, r *githubtest.Repo, n *counting, i int, allo
 // TestCallBudget asserts the GitHub calls of a bump PR's whole life, cold
 // (a new replica: no token, no caches) and warm (a second bump PR on the
 // same base), for the block and the allow case (issue 11: block at most 12
-// cold and 6 warm), and that unrelated check runs cost nothing. Enforcement
-// alone (dashboard: false) keeps issue 11's budget. The dashboard (issue
-// 24, ADR 0283) is written once per interval per repository: the cold and
-// the warm life fall in one interval and its flush (the injected clock)
-// carries both, costing the lock ref and the issue's creation (no list:
-// the replica that creates the lock ref is the first ever to look). Every
-// HTTP request counts, a 304 included (GitHub does not count an
-// authorized conditional request's 304 against the rate limit, but it is
-// a request).
+// cold and 6 warm), and that unrelated check runs cost nothing. The
+// harness runs as `pinbot serve` does by default, advisories on: a close
+// reads GitHub's advisories of the moving pins first (ADR 0274, an hour's
+// cache). The pins' upstream issues are not read on a pull request's path
+// (ADR 0294): the comment links them and the replica's upstream check
+// reads them. Issue 24 requires, with the dashboard, at most 13 cold and 6
+// warm (target 8 / 5). The dashboard (ADR 0283) is written once per
+// interval per repository: the cold and the warm life fall in one interval
+// and its flush (the injected clock) carries both, costing the lock ref and
+// the issue's creation (no list: the replica that creates the lock ref is
+// the first ever to look). Every HTTP request counts, a 304 included
+// (GitHub does not count an authorized conditional request's 304 against
+// the rate limit, but it is a request), and so does the archive's download.
 func TestCallBudget(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
@@ -193,20 +200,20 @@ func TestCallBudget(t *testing.T) {
 		// dashboard remembered, re-read conditionally, edited.
 		alone int
 	}{
+		// Cold: token, rules' tree, archive (redirect, download), compare,
+		// check suites, check runs, advisories, check run, comment, close.
 		{"block", false, false, 11, 6, 0, 6},
 		// The allow life writes pinbot's check twice (pending when the CI
 		// suite completes, allow when the verification does), reading the
-		// checks each time; no comment.
+		// checks each time; no comment, no close, so no advisories.
 		{"allow", true, false, 11, 7, 0, 7},
-		// The upstream issue's state is read once (comment and dashboard
-		// share it); the flush: lock ref, create. Cold with its flush 13,
-		// warm 6. Alone in its interval: 6 + the conditional re-read + the
-		// edit.
+		// The flush: lock ref, create. Cold with its flush 13, warm 6.
+		// Alone in its interval: 6 + the conditional re-read + the edit.
 		{"block with dashboard", false, true, 11, 6, 2, 8},
 		// Allowing records the verification and the proposed version on
-		// the dashboard; the upstream issue is read for it (no comment
-		// shares it).
-		{"allow with dashboard", true, true, 12, 7, 2, 9},
+		// the dashboard; its advisories section reads the advisories (the
+		// allow read none).
+		{"allow with dashboard", true, true, 11, 7, 3, 9},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
@@ -268,7 +275,7 @@ func TestTenLivesOneInterval(t *testing.T) {
 		t.Errorf("%d flushes, want 1", got)
 	}
 	dash := n.take()
-	// Enforcement: 11 cold, 6 warm.
+	// Enforcement: 11 cold (advisories included), 6 warm.
 	if want := 11 + 9*6; total != want || len(dash) != 2 {
 		t.Errorf("ten lives: %d calls (want %d) and %d for the dashboard (want 2):\n%s", total, want, len(dash), strings.Join(dash, "\n"))
 	}

@@ -234,12 +234,24 @@ func TestDependabotKopfBlockedCommentedClosed(t *testing.T) {
 	h.check(r, n, want{check: "", state: "open"})
 	// Every suite done and no memory-verification ran: absent is a block.
 	h.deliver(r.CompleteSuite(head, githubtest.GitHubActions, "success"))
+	// The upstream issue is linked; its state is not read on the pull
+	// request's path (ADR 0294): GitHub shows it, and the replica has not
+	// read it yet.
+	link := "[nolar/kopf#1172](http://" + strings.TrimPrefix(strings.TrimSuffix(sim.URL(), "/"), "http://") + "/nolar/kopf/issues/1172)"
 	w := blocked
-	w.contains = append(w.contains, "[nolar/kopf#1172](http://"+strings.TrimPrefix(strings.TrimSuffix(sim.URL(), "/"), "http://")+"/nolar/kopf/issues/1172) (open)")
+	w.contains = append(w.contains, link)
+	w.notContain = append(w.notContain, link+" (")
 	h.check(r, n, w)
-	if st := sim.Stats(); st.TokenRequests != 1 {
-		t.Errorf("installation token requested %d times for two evaluations, want 1 (cached)", st.TokenRequests)
+	if st := sim.Stats(); st.TokenRequests != 1 || st.ByRoute["GET /repos/{owner}/{repo}/issues/{number}"] != 0 {
+		t.Errorf("installation token requested %d times for two evaluations, want 1 (cached); upstream issue read %d times, want 0", st.TokenRequests, st.ByRoute["GET /repos/{owner}/{repo}/issues/{number}"])
 	}
+	// Once the replica's upstream check has read it, a comment says it.
+	h.srv.CheckUpstreams(context.Background())
+	n2, opened2 := bumpKopf(t, r, githubtest.DependabotUser, nil)
+	h.deliver(opened2, r.CompleteSuite(r.HeadSHA(n2), githubtest.GitHubActions, "success"))
+	w2 := blocked
+	w2.contains = append(w2.contains, link+" (open)")
+	h.check(r, n2, w2)
 	if runs := r.CheckRuns(head, "pinbot"); !strings.Contains(runs[0].Summary, "ADR 83") || !strings.Contains(runs[0].Summary, "1.42.0") {
 		t.Errorf("check run summary lacks ADR and attempted version:\n%s", runs[0].Summary)
 	}

@@ -193,14 +193,17 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 		return dec
 	}
 	var body string
-	// The comment is rendered (and its upstream issues read) only when it
+	// The comment is rendered only when it
 	// will be written: created on a block, updated when pinbot has one.
 	if doubt := enforce.RecordsInDoubt(in); res.Verdict == enforce.Error && len(doubt) > 0 {
 		body = render.RecordsComment(doubt) // one comment naming the records, never a close (ADR 0262)
 	} else if res.Comment && (res.Verdict == enforce.Block || !known.NoComment) {
 		states := map[string]string{}
 		for _, u := range render.Upstreams(res) {
-			states[u] = src.Upstream(ctx, u)
+			if s.cfg.UpstreamOnPRPath {
+				src.UpstreamIssue(ctx, u) // the baseline's read (Config.UpstreamOnPRPath)
+			}
+			states[u] = src.Upstream(u) // known only: no request (ADR 0294)
 		}
 		body = render.Comment(res, render.Repo{Owner: j.owner, Name: j.repo, ServerURL: s.serverURL, BaseRef: pr.BaseRef}, states)
 		if sup := s.supersession(ctx, src, g, pr, res); sup != "" {

@@ -161,7 +161,17 @@ func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j prJob, 
 	if !ok {
 		return
 	}
-	ups := s.upstreams(ctx, src, rec.Upstream)
+	// The upstream issues' states as this replica knows them, no request:
+	// CheckUpstreams reads them every --upstream-interval (ADR 0294).
+	ups := map[string]dashboard.Upstream{}
+	for _, r := range rec.Upstream {
+		if s.cfg.UpstreamOnPRPath {
+			src.UpstreamIssue(ctx, r) // the baseline's read
+		}
+		if u, ok := src.KnownUpstream(r); ok {
+			ups[r] = u
+		}
+	}
 	rc := &repoCtx{src: src, rep: rep, owner: j.owner, repo: j.repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
 	s.queueDashboard(ctx, log, rc, func(st *dashboard.State) { rec.Apply(st, ups) }, func(st dashboard.State) { s.liftFixed(context.Background(), log, rc, st) })
 }

@@ -123,10 +123,17 @@ func TestPinLife(t *testing.T) {
 	h := lifeHarness(t, sim, clk)
 
 	n := blockKopf(t, h, r)
-	is, st := theDashboard(t, r)
+	_, st := theDashboard(t, r)
 	kopf := st.Get("pip/kopf")
-	if len(kopf.Closed) != 1 || kopf.Closed[0] != n || kopf.Proposed != "1.42.0" || st.Upstream["nolar/kopf#1172"].State != "open" {
+	// The block reads no upstream issue (ADR 0294): the replica's upstream
+	// check does, and writes its state.
+	if len(kopf.Closed) != 1 || kopf.Closed[0] != n || kopf.Proposed != "1.42.0" || len(st.Upstream) != 0 {
 		t.Fatalf("after the block: %+v, upstream %+v", kopf, st.Upstream)
+	}
+	h.srv.CheckUpstreams(context.Background())
+	is, st := theDashboard(t, r)
+	if st.Upstream["nolar/kopf#1172"].State != "open" {
+		t.Fatalf("after the upstream check: upstream %+v", st.Upstream)
 	}
 	for _, want := range []string{"| `kopf` `1.40.1` (pip)", "`1.42.0` (#1)", "(open)"} {
 		if !strings.Contains(is.Body, want) {
@@ -405,6 +412,7 @@ func TestUpstreamOnGitHubCom(t *testing.T) {
 		c.GitHubURL, c.UpstreamURL = ghes.EnterpriseURL(), dotcom.URL()
 	})
 	n := blockKopf(t, h, r)
+	h.srv.CheckUpstreams(context.Background()) // the states are read off the pull requests' path (ADR 0294)
 	is, st := theDashboard(t, r)
 	if st.Upstream["nolar/kopf#1172"].State != "open" || !strings.Contains(is.Body, "[nolar/kopf#1172](https://github.com/nolar/kopf/issues/1172) (open)") {
 		t.Errorf("upstream on the dashboard: %+v\n%s", st.Upstream, is.Body)

@@ -32,7 +32,7 @@ func TestEnforcementNeedsNoIssuesPermission(t *testing.T) {
 	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
 	w := blocked
-	w.contains = append(w.contains, "/nolar/kopf/issues/1172) (open)")
+	w.contains = append(w.contains, "/nolar/kopf/issues/1172)")
 	h.check(r, n, w)
 	// A maintainer's recheck reads their permission and edits the comment.
 	r.SetPermission("bob", "write")

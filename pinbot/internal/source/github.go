@@ -379,18 +379,32 @@ func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks,
 	return out, nil
 }
 
-// Upstream implements Source; a state is reused for UpstreamTTL, an
-// unreadable issue included (GitHub Enterprise Server does not see
-// github.com's issues, and asking again would not change that).
-func (g *GitHub) Upstream(ctx context.Context, ref string) string {
-	u := g.UpstreamIssue(ctx, ref)
+// Upstream describes an upstream issue ("nolar/kopf#1172") as this
+// replica knows it: "open", "closed on 2026-01-02", or "" when it never
+// read it. It sends no request: a pull request's comment links the issue,
+// whose live state GitHub renders, and Server.CheckUpstreams reads the
+// states off the pull requests' path (ADR 0294).
+func (g *GitHub) Upstream(ref string) string {
+	u, ok := g.KnownUpstream(ref)
 	switch {
-	case u.State == "unknown":
+	case !ok:
 		return ""
 	case u.State == "closed" && !u.ClosedAt.IsZero():
 		return "closed on " + u.ClosedAt.Format("2006-01-02")
 	}
 	return u.State
+}
+
+// KnownUpstream is an upstream issue's state as this replica last read it,
+// without a request (false when it never read it): what a pull request's
+// decision shows, while Server.CheckUpstreams reads the states off the
+// pull requests' path (ADR 0294).
+func (g *GitHub) KnownUpstream(ref string) (dashboard.Upstream, bool) {
+	u, ok := g.Cache.issues.Get(ref)
+	if !ok || u.State == "unknown" {
+		return dashboard.Upstream{}, false
+	}
+	return u, true
 }
 
 // UpstreamIssue reads an upstream issue's state and state_reason for the

@@ -52,9 +52,6 @@ type Source interface {
 	// Checks reads the check runs, check suites and (when asked) commit
 	// statuses of a commit.
 	Checks(ctx context.Context, sha string, q CheckQuery) (*Checks, error)
-	// Upstream describes an upstream issue ("nolar/kopf#1172"): "open",
-	// "closed on 2026-01-02", or "" when it cannot be read.
-	Upstream(ctx context.Context, ref string) string
 }
 
 // PullRequest is what pinbot knows of a pull request before reading its
