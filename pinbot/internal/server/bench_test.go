@@ -88,8 +88,9 @@ func send(b *testing.B, sim *githubtest.Server, url string, ds ...githubtest.Del
 // exists after the warm-up life; each life is alone in its dashboard
 // interval (ADR 0283), so its flush (the conditional re-read and the edit)
 // is counted with it. "previous" is "dashboard" as the previous version
-// ran it, the baseline in the same run: the upstream issues read on the
-// pull request's path (Config.UpstreamOnPRPath, before ADR 0294).
+// ran it (main at 7471055), the baseline in the same run: the upstream
+// issues read on the pull request's path and the lock ref tried before the
+// list (Config.PreviousVersion, before ADR 0294 and 0295).
 func BenchmarkBumpPRLife(b *testing.B) {
 	for _, kind := range []string{"block", "allow"} {
 		for _, mode := range []string{"cold", "warm"} {
@@ -99,7 +100,7 @@ func BenchmarkBumpPRLife(b *testing.B) {
 					r := bigRepo(b, sim, cost != "enforce")
 					var tune []func(*server.Config)
 					if cost == "previous" {
-						tune = append(tune, func(c *server.Config) { c.UpstreamOnPRPath = true })
+						tune = append(tune, func(c *server.Config) { c.PreviousVersion = true })
 					}
 					h, n, fl := countedHarnessFlush(b, sim, tune...)
 					life(b, h, r, n, -1, kind == "allow") // warm-up

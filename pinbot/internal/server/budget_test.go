@@ -184,9 +184,9 @@ func life(t testing.TB, h *harness, r *githubtest.Repo, n *counting, i int, allo
 // reads them. Issue 24 requires, with the dashboard, at most 13 cold and 6
 // warm (target 8 / 5). The dashboard (ADR 0283) is written once per
 // interval per repository: the cold and the warm life fall in one interval
-// and its flush (the injected clock) carries both, costing the lock ref and
-// the issue's creation (no list: the replica that creates the lock ref is
-// the first ever to look). Every HTTP request counts, a 304 included
+// and its flush (the injected clock) carries both, costing the list that
+// finds the dashboard and the edit, or once per repository the list, the
+// lock ref and the creation (ADR 0295). Every HTTP request counts, a 304 included
 // (GitHub does not count an authorized conditional request's 304 against
 // the rate limit, but it is a request), and so does the archive's download.
 func TestCallBudget(t *testing.T) {
@@ -199,33 +199,49 @@ func TestCallBudget(t *testing.T) {
 		// alone is a third life alone in its interval, with its flush: the
 		// dashboard remembered, re-read conditionally, edited.
 		alone int
+		// fresh: the repository's first bot pull request ever, so the
+		// flush creates the dashboard; otherwise another replica created
+		// it before this one started.
+		fresh bool
 	}{
 		// Cold: token, rules' tree, archive (redirect, download), compare,
 		// check suites, check runs, advisories, check run, comment, close.
-		{"block", false, false, 11, 6, 0, 6},
+		{"block", false, false, 11, 6, 0, 6, false},
 		// The allow life writes pinbot's check twice (pending when the CI
 		// suite completes, allow when the verification does), reading the
 		// checks each time; no comment, no close, so no advisories.
-		{"allow", true, false, 11, 7, 0, 7},
-		// The flush: lock ref, create. Cold with its flush 13, warm 6.
-		// Alone in its interval: 6 + the conditional re-read + the edit.
-		{"block with dashboard", false, true, 11, 6, 2, 8},
+		{"allow", true, false, 11, 7, 0, 7, false},
+		// The flush of a replica that meets the dashboard: the list, the
+		// edit. Cold with its flush 13, warm 6. Alone in its interval: 6 +
+		// the conditional re-read + the edit.
+		{"block with dashboard", false, true, 11, 6, 2, 8, false},
 		// Allowing records the verification and the proposed version on
 		// the dashboard; its advisories section reads the advisories (the
 		// allow read none).
-		{"allow with dashboard", true, true, 11, 7, 3, 9},
+		{"allow with dashboard", true, true, 11, 7, 3, 9, false},
+		// Once per repository: the list finds nothing, the lock ref, the
+		// creation (ADR 0295). 14 with the cold life.
+		{"block, first dashboard", false, true, 11, 6, 3, 8, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			sim := githubtest.New(t, githubtest.Options{})
 			r := bigRepo(t, sim, tt.life)
+			if tt.life && !tt.fresh {
+				// Another replica's life created the dashboard.
+				h0, _, fl0 := countedHarnessFlush(t, sim)
+				life(t, h0, r, &counting{}, -1, false)
+				fl0.elapse()
+			}
 			h, n, fl := countedHarnessFlush(t, sim)
 			state, check := "closed", "failure"
 			if tt.allow {
 				state, check = "open", "success"
 			}
+			var warm int
 			for i, budget := range []int{tt.cold, tt.warm} {
 				pr, calls := life(t, h, r, n, i, tt.allow)
+				warm = pr
 				h.check(r, pr, want{check: check, state: state, comments: map[bool]int{false: 1, true: 0}[tt.allow]})
 				if len(calls) != budget {
 					t.Errorf("%s life %d: %d calls, want %d:\n%s", tt.name, i, len(calls), budget, strings.Join(calls, "\n"))
@@ -238,8 +254,11 @@ func TestCallBudget(t *testing.T) {
 				t.Errorf("%s flush: %d calls, want %d:\n%s", tt.name, len(calls), tt.flush, strings.Join(calls, "\n"))
 			}
 			if tt.life {
-				if is := dashboardOf(t, r); !strings.Contains(is, "#2") {
-					t.Errorf("the flush lost the warm life's change:\n%s", is)
+				if is := dashboardOf(t, r); !strings.Contains(is, fmt.Sprintf("#%d", warm)) {
+					t.Errorf("the flush lost the warm life's change (#%d):\n%s", warm, is)
+				}
+				if n := len(labelled(r)); n != 1 {
+					t.Errorf("%d dashboards, want 1", n)
 				}
 			}
 			_, calls := life(t, h, r, n, 2, tt.allow)
@@ -259,8 +278,8 @@ func dashboardOf(t *testing.T, r *githubtest.Repo) string {
 }
 
 // TestTenLivesOneInterval: ten block lives on one replica within one
-// interval cost ten times enforcement's calls and 2 for the dashboard
-// (the lock ref and the creation), which carries all ten.
+// interval cost ten times enforcement's calls and 3 for the dashboard
+// (the list, the lock ref and the creation), which carries all ten.
 func TestTenLivesOneInterval(t *testing.T) {
 	t.Parallel()
 	sim := githubtest.New(t, githubtest.Options{})
@@ -275,9 +294,10 @@ func TestTenLivesOneInterval(t *testing.T) {
 		t.Errorf("%d flushes, want 1", got)
 	}
 	dash := n.take()
-	// Enforcement: 11 cold (advisories included), 6 warm.
-	if want := 11 + 9*6; total != want || len(dash) != 2 {
-		t.Errorf("ten lives: %d calls (want %d) and %d for the dashboard (want 2):\n%s", total, want, len(dash), strings.Join(dash, "\n"))
+	// Enforcement: 11 cold (advisories included), 6 warm; the first
+	// dashboard: list, lock ref, creation.
+	if want := 11 + 9*6; total != want || len(dash) != 3 {
+		t.Errorf("ten lives: %d calls (want %d) and %d for the dashboard (want 3):\n%s", total, want, len(dash), strings.Join(dash, "\n"))
 	}
 	body := dashboardOf(t, r)
 	for i := range 10 {
@@ -301,8 +321,8 @@ func TestDashboardFlushedOnClose(t *testing.T) {
 	}
 	n.take()
 	h.srv.Close()
-	if calls := n.take(); len(calls) != 2 {
-		t.Errorf("Close wrote the dashboard with %d calls, want 2 (lock ref, creation): %v", len(calls), calls)
+	if calls := n.take(); len(calls) != 3 {
+		t.Errorf("Close wrote the dashboard with %d calls, want 3 (list, lock ref, creation): %v", len(calls), calls)
 	}
 	if body := dashboardOf(t, r); !strings.Contains(body, "#1") {
 		t.Errorf("Close did not flush the queued change:\n%s", body)

@@ -78,12 +78,12 @@ type Config struct {
 	// names is not closed (ADR 0274); through the upstream client on
 	// GitHub Enterprise Server.
 	Advisories bool
-	// UpstreamOnPRPath reads the pins' upstream issues for a pull
-	// request's comment and dashboard record, as pinbot did before ADR
-	// 0294; off, they are read only by CheckUpstreams. Kept for the
-	// benchmarks' baseline (the previous version in the same run); serve
-	// never sets it.
-	UpstreamOnPRPath bool
+	// PreviousVersion runs as pinbot did before ADR 0294 and 0295: the
+	// pins' upstream issues read for a pull request's comment and
+	// dashboard record, and the dashboard lock ref tried before the list.
+	// Kept only as the benchmarks' baseline in the same run; serve never
+	// sets it.
+	PreviousVersion bool
 	// RedeliverEvery is how often failed webhook deliveries are redelivered,
 	// first at start (0: never; serve uses DefaultRedeliverEvery);
 	// RedeliverWindow how far back (0: GitHub's, 3 days on github.com, 7

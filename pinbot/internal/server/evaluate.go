@@ -200,8 +200,8 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 	} else if res.Comment && (res.Verdict == enforce.Block || !known.NoComment) {
 		states := map[string]string{}
 		for _, u := range render.Upstreams(res) {
-			if s.cfg.UpstreamOnPRPath {
-				src.UpstreamIssue(ctx, u) // the baseline's read (Config.UpstreamOnPRPath)
+			if s.cfg.PreviousVersion {
+				src.UpstreamIssue(ctx, u) // the baseline's read (Config.PreviousVersion)
 			}
 			states[u] = src.Upstream(u) // known only: no request (ADR 0294)
 		}

@@ -47,13 +47,20 @@ func (s *Server) findDashboard(ctx context.Context, rc *repoCtx) (*source.Issue,
 }
 
 // dashboardIssue finds the repository's dashboard issue, or creates it
-// once. The lock ref is tried first (ADR 0283): pinbot never deletes it,
-// so a replica that creates it is the first ever to look, no dashboard
-// exists and it creates one without listing (one call saved on every new
-// repository). A replica that finds the ref taken lists the dashboards;
-// when there is none, the lock is recovered after its lease (ADR 0284,
-// recoverLock).
+// once (ADR 0295). A replica that does not remember the dashboard lists
+// first: a dashboard exists in every repository but the newest, so a new
+// replica meeting it pays the list and the edit, no lock. When the list
+// finds none the lock ref is taken: pinbot never deletes it, so the
+// replica that creates it is the first ever to get there and creates the
+// issue. A replica that finds the ref taken lists again (the holder may
+// have created the issue meanwhile); when there is still none, the lock is
+// recovered after its lease (ADR 0284, recoverLock).
 func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() string) (*source.Issue, bool, error) {
+	if !s.cfg.PreviousVersion { // the baseline tried the lock first
+		if is, err := s.findDashboard(ctx, rc); err != nil || is != nil {
+			return is, false, err
+		}
+	}
 	took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, DashboardLockRef, rc.sha)
 	if err != nil {
 		return nil, false, err
@@ -165,7 +172,7 @@ func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j prJob, 
 	// CheckUpstreams reads them every --upstream-interval (ADR 0294).
 	ups := map[string]dashboard.Upstream{}
 	for _, r := range rec.Upstream {
-		if s.cfg.UpstreamOnPRPath {
+		if s.cfg.PreviousVersion {
 			src.UpstreamIssue(ctx, r) // the baseline's read
 		}
 		if u, ok := src.KnownUpstream(r); ok {
