@@ -1,6 +1,7 @@
 package pin
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin/actions"
@@ -106,6 +107,23 @@ func ParseEcosystem(s string) (e Ecosystem, ok bool) {
 		return e, e.Valid()
 	}
 	return Ecosystem(s), false
+}
+
+// CompareVersions orders two versions of ecosystem e by the ecosystem's
+// own rules (ADR 0296): PEP 440 for pip, SemVer for npm, Cargo, Go and
+// Actions, Maven's ComparableVersion for Maven and Gradle, NuGet's,
+// RubyGems' and Composer's orders. An ecosystem without an order, or a
+// version its order cannot read, is an error: callers must not guess.
+func CompareVersions(e Ecosystem, a, b string) (int, error) {
+	d, ok := definition(e)
+	if !ok || d.Compare == nil {
+		return 0, fmt.Errorf("pinbot has no version order for the %s ecosystem", e)
+	}
+	c, err := d.Compare(a, b)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", e, err)
+	}
+	return c, nil
 }
 
 // NormalizeName normalises a package name for an ecosystem so that two

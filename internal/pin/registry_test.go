@@ -45,3 +45,43 @@ func lineOfRow(body, files string) string {
 	}
 	return ""
 }
+
+// TestCompareVersionsPerEcosystem: the same two strings order differently
+// by ecosystem, and each ecosystem GitHub's advisory database covers has an
+// order (ADR 0296).
+func TestCompareVersionsPerEcosystem(t *testing.T) {
+	for _, tt := range []struct {
+		eco  Ecosystem
+		a, b string
+		want int
+	}{
+		{Pip, "2.0rc1", "2.0", -1},
+		{Pip, "1.0.post1", "1.0", 1},
+		{Pip, "1!0.5", "2.0", 1},
+		{Maven, "1.0.RELEASE", "1.0", 0},
+		{Gradle, "1.0-SNAPSHOT", "1.0", -1},
+		{NuGet, "1.0.0.0", "1.0", 0},
+		{Bundler, "1.0.a", "1.0", -1},
+		{Composer, "1.0.0-p1", "1.0.0", 1},
+		{NPM, "1.0.0-alpha.10", "1.0.0-alpha.9", 1},
+		{Cargo, "1.0.0", "1.0.0-rc.1", 1},
+		{Gomod, "v1.2.3", "v1.10.0", -1},
+		{Actions, "v4", "v4.0.0", 0},
+	} {
+		got, err := CompareVersions(tt.eco, tt.a, tt.b)
+		if err != nil || got != tt.want {
+			t.Errorf("%s: CompareVersions(%q, %q) = %d, %v; want %d", tt.eco, tt.a, tt.b, got, err, tt.want)
+		}
+	}
+	for _, e := range []Ecosystem{Actions, Composer, Gomod, Maven, NuGet, Pip, Bundler, Cargo, NPM} {
+		if _, err := CompareVersions(e, "1.0.0", "1.0.0"); err != nil {
+			t.Errorf("%s has no version order: %v", e, err)
+		}
+	}
+	if _, err := CompareVersions(Docker, "16.3-alpine", "16.4"); err == nil {
+		t.Error("Docker tags have no order GitHub's advisories use: want an error")
+	}
+	if _, err := CompareVersions(Pip, "not a version", "1.0"); err == nil {
+		t.Error("an unreadable pip version was ordered")
+	}
+}

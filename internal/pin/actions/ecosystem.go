@@ -16,6 +16,7 @@ var Definition = manifest.Definition{
 	Aliases:     []string{"github_actions", "actions"},
 	Datasources: []string{"github-tags", "github-actions", "github-releases"},
 	Normalize:   Normalize,
+	Compare:     manifest.SemverOrder,
 	Formats: []manifest.Format{
 		{Name: "workflow", Match: isWorkflowPath, Read: readWorkflow},
 		{Name: "action.yml", Match: manifest.Base("action.yml", "action.yaml"), Read: readWorkflow},

@@ -17,6 +17,7 @@ var Definition = manifest.Definition{
 	Aliases:     []string{"rubygems", "ruby"},
 	Datasources: []string{"rubygems"},
 	Normalize:   Normalize,
+	Compare:     Compare,
 	Formats: []manifest.Format{
 		{Name: "Gemfile", Match: manifest.Base("Gemfile", "gems.rb"), Read: readGemfile},
 		{Name: "Gemfile.lock", Match: manifest.Base("Gemfile.lock", "gems.locked"), Read: readGemfileLock},

@@ -17,6 +17,7 @@ var Definition = manifest.Definition{
 	Aliases:     []string{"rust", "crate", "crates.io"},
 	Datasources: []string{"crate"},
 	Normalize:   Normalize,
+	Compare:     manifest.SemverOrder,
 	Formats: []manifest.Format{
 		{Name: "Cargo.toml", Match: manifest.Base("Cargo.toml"), Read: readCargoToml, ViaResolver: true},
 		{Name: "Cargo.lock", Match: manifest.Base("Cargo.lock"), Read: readCargoLock},

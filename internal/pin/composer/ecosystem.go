@@ -16,6 +16,7 @@ var Definition = manifest.Definition{
 	Aliases:     []string{"packagist", "php"},
 	Datasources: []string{"packagist"},
 	Normalize:   Normalize,
+	Compare:     Compare,
 	Formats: []manifest.Format{
 		{Name: "composer.json", Match: manifest.Base("composer.json"), Read: readComposerJSON},
 		{Name: "composer.lock", Match: manifest.Base("composer.lock"), Read: readComposerLock},

@@ -15,6 +15,7 @@ var Definition = manifest.Definition{
 	Aliases:     []string{"go", "go_modules", "golang"},
 	Datasources: []string{"go"},
 	Normalize:   Normalize,
+	Compare:     manifest.SemverOrder,
 	Formats: []manifest.Format{
 		{Name: "go.mod", Match: manifest.Base("go.mod"), Read: readGoMod},
 		{Name: "go.work", Match: manifest.Base("go.work"), Read: readGoWork},

@@ -19,6 +19,7 @@ var Definition = manifest.Definition{
 	Aliases:     nil,
 	Datasources: nil,
 	Normalize:   Normalize,
+	Compare:     maven.Compare,
 	Formats: []manifest.Format{
 		{Name: "Gradle version catalog", Match: isGradleCatalog, Read: readGradleCatalog},
 		{Name: "gradle.lockfile", Match: isGradleLockfile, Read: readGradleLockfile},

@@ -123,6 +123,11 @@ type Definition struct {
 	// Via is what Change.Via says of a version Resolve computed for a
 	// module whose own file did not change ("Maven's effective POM").
 	Via string
+	// Compare, when set, orders two versions as the ecosystem's tools do
+	// (GitHub's advisory ranges use the same order): negative when a is
+	// older, 0 when the same release, positive when newer. A version it
+	// cannot read is an error, never a guess (ADR 0296).
+	Compare func(a, b string) (int, error)
 	// Resolve, when set, computes effective versions across files; the
 	// files of Formats it covers are then compared through it rather than
 	// one by one.

@@ -16,6 +16,7 @@ var Definition = manifest.Definition{
 	Name:      Name,
 	Namespace: Name,
 	Normalize: Normalize,
+	Compare:   Compare,
 	Formats: []manifest.Format{
 		{Name: "pom.xml", Match: manifest.Base("pom.xml"), Read: readPom, ViaResolver: true},
 	},

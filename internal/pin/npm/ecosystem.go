@@ -15,6 +15,7 @@ var Definition = manifest.Definition{
 	Aliases:     []string{"npm_and_yarn", "yarn", "pnpm", "bun"},
 	Datasources: []string{"npm"},
 	Normalize:   Normalize,
+	Compare:     manifest.SemverOrder,
 	Formats: []manifest.Format{
 		{Name: "package.json", Match: manifest.Base("package.json"), Read: readPackageJSON},
 		{Name: "package-lock.json", Match: manifest.Base("package-lock.json", "npm-shrinkwrap.json"), Read: readPackageLock},

@@ -17,6 +17,7 @@ var Definition = manifest.Definition{
 	Aliases:     []string{"dotnet"},
 	Datasources: []string{"nuget"},
 	Normalize:   Normalize,
+	Compare:     Compare,
 	Formats: []manifest.Format{
 		{Name: "MSBuild project", Match: isMSBuildProject, Read: readNuGetProject, ViaResolver: true},
 		{Name: "packages.config", Match: manifest.LowerBase("packages.config"), Read: readPackagesConfig},

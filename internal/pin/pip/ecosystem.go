@@ -17,6 +17,7 @@ var Definition = manifest.Definition{
 	Aliases:     []string{"uv", "poetry", "pypi", "python", "pipenv", "pip-compile", "pip_compile", "pdm", "hatch", "setuptools"},
 	Datasources: []string{"pypi"},
 	Normalize:   Normalize,
+	Compare:     Compare,
 	Formats: []manifest.Format{
 		{Name: "pyproject.toml", Match: manifest.Base("pyproject.toml"), Read: readPyproject},
 		{Name: "uv.lock", Match: manifest.Base("uv.lock"), Read: readUVLock},
@@ -93,4 +94,18 @@ var Inputs = []manifest.Input{
 		Match: manifest.Base("uv.toml"), Doc: "https://docs.astral.sh/uv/reference/settings/"},
 	{Files: "pip.conf, pip.ini", Role: "pip settings: indexes, constraint files", Example: "pip.conf",
 		Match: manifest.Base("pip.conf", "pip.ini"), Doc: "https://pip.pypa.io/en/stable/topics/configuration/"},
+}
+
+// Compare orders two versions by PEP 440 (pip's order, and GitHub's pip
+// advisories'): 1.0.dev1 < 1.0a1 < 1.0rc1 < 1.0 < 1.0.post1, epochs first.
+func Compare(a, b string) (int, error) {
+	va, err := ParsePEP440(a)
+	if err != nil {
+		return 0, err
+	}
+	vb, err := ParsePEP440(b)
+	if err != nil {
+		return 0, err
+	}
+	return va.Compare(vb), nil
 }

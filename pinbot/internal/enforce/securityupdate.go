@@ -3,7 +3,6 @@ package enforce
 import (
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin"
@@ -92,15 +91,27 @@ func securityShape(in Input, r *Result) bool {
 				continue
 			}
 			cited := slices.Contains(ids, a.GHSA) || (a.CVE != "" && slices.Contains(ids, a.CVE))
-			fixed := a.FirstPatched != "" && p.Change.New != "" && CompareVersions(p.Change.New, a.FirstPatched) >= 0
-			if !cited && !fixed {
+			// The head's version against the first patched one, in the
+			// ecosystem's own order (ADR 0296). A version that order cannot
+			// read leaves the question open, and an open question never
+			// closes: it may be a security update.
+			head := strings.TrimLeft(strings.TrimSpace(p.Change.New), "=")
+			fixed, unordered := false, ""
+			if a.FirstPatched != "" && head != "" {
+				c, err := pin.CompareVersions(p.Pin.Ecosystem, head, a.FirstPatched)
+				fixed, unordered = err == nil && c >= 0, errText(err)
+			}
+			if !cited && !fixed && unordered == "" {
 				continue
 			}
 			if !slices.ContainsFunc(r.Advisories, func(b Advisory) bool { return b.GHSA == a.GHSA }) {
 				r.Advisories = append(r.Advisories, a)
 			}
-			if fixed {
-				signals = append(signals, "the advisory "+a.ID()+": the pinned "+p.Pin.Version+" is affected and "+strings.TrimLeft(p.Change.New, "=")+" is at or above the first patched "+a.FirstPatched)
+			switch {
+			case fixed:
+				signals = append(signals, "the advisory "+a.ID()+": the pinned "+p.Pin.Version+" is affected and "+head+" is at or above the first patched "+a.FirstPatched)
+			case unordered != "":
+				signals = append(signals, "the advisory "+a.ID()+": the pinned "+p.Pin.Version+" is affected and pinbot could not order "+head+" against the first patched "+a.FirstPatched+" ("+unordered+"), so it may be a security update")
 			}
 		}
 	}
@@ -113,88 +124,9 @@ func securityShape(in Input, r *Result) bool {
 	return len(r.Security) > 0
 }
 
-// CompareVersions orders two versions as dotted numbers ("1.40.1" <
-// "1.42.0" < "1.42.0.1"), ignoring a leading "v" or "==": the order
-// GitHub's advisory ranges use for every ecosystem's release versions.
-// Parts that are not numbers compare as text, and a pre-release part
-// ("1.42.0rc1", "1.42.0-beta") sorts before the release.
-func CompareVersions(a, b string) int {
-	pa, pb := versionParts(a), versionParts(b)
-	for i := 0; i < max(len(pa), len(pb)); i++ {
-		var x, y string
-		if i < len(pa) {
-			x = pa[i]
-		}
-		if i < len(pb) {
-			y = pb[i]
-		}
-		if c := comparePart(x, y); c != 0 {
-			return c
-		}
+func errText(err error) string {
+	if err == nil {
+		return ""
 	}
-	return 0
-}
-
-func versionParts(v string) []string {
-	v = strings.TrimLeft(strings.TrimSpace(v), "=v~^ ")
-	var parts []string
-	cur := ""
-	digit := false
-	flush := func() {
-		if cur != "" {
-			parts = append(parts, cur)
-		}
-		cur = ""
-	}
-	for _, c := range v {
-		isDigit := c >= '0' && c <= '9'
-		switch {
-		case c == '.' || c == '-' || c == '+' || c == '_':
-			flush()
-		case cur != "" && isDigit != digit:
-			flush()
-			cur = string(c)
-		default:
-			cur += string(c)
-		}
-		digit = isDigit
-	}
-	flush()
-	return parts
-}
-
-// comparePart compares two parts: numbers as numbers; a missing part is
-// 0 against a number and after text (a release after its pre-release).
-func comparePart(x, y string) int {
-	nx, ex := strconv.Atoi(x)
-	ny, ey := strconv.Atoi(y)
-	switch {
-	case x == y:
-		return 0
-	case ex == nil && ey == nil:
-		return compareInt(nx, ny)
-	case x == "" && ey == nil:
-		return compareInt(0, ny)
-	case y == "" && ex == nil:
-		return compareInt(nx, 0)
-	case x == "":
-		return 1 // "1.0" after "1.0rc1"
-	case y == "":
-		return -1
-	case ex == nil:
-		return 1 // a number after text
-	case ey == nil:
-		return -1
-	}
-	return strings.Compare(x, y)
-}
-
-func compareInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	return err.Error()
 }

@@ -44,6 +44,31 @@ func TestSecurityUpdates(t *testing.T) {
 			in.Advisories = []Advisory{a}
 			in.Changes = []pin.Change{to1421}
 		}, ShapeSingle, true, nil, 0},
+		// The ecosystem's order (ADR 0296): PEP 440 puts a post-release
+		// after its release, where dotted numbers put "post1" before it
+		// and closed a security update.
+		{"a post-release at the first patched version is patched (PEP 440)", func(in *Input) {
+			in.PR.Title = "Bump kopf from 1.40.1 to 1.42.1.post1"
+			c := to1421
+			c.New = "==1.42.1.post1"
+			in.Changes = []pin.Change{c}
+			in.Advisories = []Advisory{kopfAdvisory}
+		}, ShapeSecurity, false, []string{"GHSA-4x5v-gmq8-25ch"}, 1},
+		{"a release candidate of the first patched version is not (PEP 440)", func(in *Input) {
+			in.PR.Title = "Bump kopf from 1.40.1 to 1.42.1rc1"
+			c := to1421
+			c.New = "==1.42.1rc1"
+			in.Changes = []pin.Change{c}
+			in.Advisories = []Advisory{kopfAdvisory}
+		}, ShapeSingle, true, nil, 0},
+		// A version the order cannot read leaves it open: never closed.
+		{"a head version the ecosystem cannot order is not closed", func(in *Input) {
+			in.PR.Title = "Bump kopf"
+			c := to1421
+			c.New = "==1.42.1-but-not-pep440!"
+			in.Changes = []pin.Change{c}
+			in.Advisories = []Advisory{kopfAdvisory}
+		}, ShapeSecurity, false, []string{"GHSA-4x5v-gmq8-25ch"}, 1},
 		{"a CVE cited by a human's pull request", func(in *Input) {
 			in.PR.Author, in.PR.AuthorIsBot = "alice", false
 			in.PR.Body = "Fixes CVE-2026-41234 in kopf."
@@ -67,20 +92,5 @@ func TestSecurityUpdates(t *testing.T) {
 				t.Errorf("advisories (-want +got):\n%s", d)
 			}
 		})
-	}
-}
-
-func TestCompareVersions(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want int
-	}{
-		{"1.40.1", "1.42.1", -1}, {"==1.42.1", "1.42.1", 0}, {"v1.42.1", "1.42.0", 1},
-		{"1.42", "1.42.0", 0}, {"1.42.0.1", "1.42.0", 1}, {"1.42.0rc1", "1.42.0", -1},
-		{"1.42.0-beta.2", "1.42.0", -1}, {"10.0", "9.9", 1}, {"2.0.0-alpha", "2.0.0-beta", -1},
-	} {
-		if got := CompareVersions(tt.a, tt.b); got != tt.want {
-			t.Errorf("CompareVersions(%q, %q) = %d, want %d", tt.a, tt.b, got, tt.want)
-		}
 	}
 }
