@@ -109,7 +109,6 @@ type Reconciler struct {
 	drift    *driftSet
 	adopt    *adoptSet
 	children *childWatch
-	released *releaser
 }
 
 // +kubebuilder:rbac:groups=tenancy.kubetenant.io,resources=tenants,verbs=get;list;watch;update;patch
@@ -170,10 +169,6 @@ func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
 		opts:     opts,
 		drift:    newDriftSet(),
 		adopt:    newAdoptSet(),
-		released: newReleaser(),
-	}
-	if err := mgr.Add(r.released); err != nil {
-		return nil, fmt.Errorf("adding the memory releaser: %w", err)
 	}
 	if err := registerMetrics(mgr.GetCache()); err != nil {
 		return nil, err
@@ -220,7 +215,6 @@ func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
 // retried quietly after the minimum retry delay.
 func (r *Reconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	res, err := r.reconcile(ctx, req)
-	r.released.seen(time.Now())
 	if apierrors.IsConflict(err) {
 		log.FromContext(ctx).V(1).Info("stale view of the tenant; retrying", "error", err.Error())
 		return ctrl.Result{RequeueAfter: r.opts.MinRetryDelay}, nil
