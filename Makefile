@@ -350,6 +350,10 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 	cd operator && go build -o $(BIN)/soak ./test/cmd/soak
 	cd operator && $(BIN)/soak --bench $(SOAK_FLAGS) $(OPERATOR_BENCH_FLAGS) --dir "$(ROOT)/out/bench"
 
+.PHONY: bench-capsule
+bench-capsule: ## Build Capsule from CAPSULE_SRC (a checkout), start it against our control plane ($$KUBEBUILDER_ASSETS or bin/k8s; ADR 0301; not in test or bench).
+	cd operator && go run ./test/capsulebench --src "$(CAPSULE_SRC)" --dir "$(ROOT)/out/bench-capsule"
+
 # The operator soak: its load and thresholds are in
 # .github/memory-verification.yaml (ADR 0208; measured in ADR 0045, 0107,
 # 0160), which pinbot protects and the workflow reads from the base branch.
