@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
 )
 
 // gemVersionRE is Gem::Version's ANCHORED_VERSION_PATTERN.
@@ -37,7 +39,7 @@ func Compare(a, b string) (int, error) {
 		}
 		switch {
 		case x.isNum && y.isNum:
-			if c := cmpDigits(x.num, y.num); c != 0 {
+			if c := manifest.CompareDigits(x.num, y.num); c != 0 {
 				return c, nil
 			}
 		case x.isNum:
@@ -86,14 +88,4 @@ func gemSegments(v string) ([]gemSeg, error) {
 		return ss
 	}
 	return append(trim(release), trim(pre)...), nil
-}
-
-func cmpDigits(a, b string) int {
-	if len(a) != len(b) {
-		if len(a) < len(b) {
-			return -1
-		}
-		return 1
-	}
-	return strings.Compare(a, b)
 }

@@ -1,9 +1,12 @@
 package composer
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
 )
 
 // composerVersionRE is the version form Composer's VersionParser
@@ -30,11 +33,11 @@ func Compare(a, b string) (int, error) {
 		return 0, fmt.Errorf("%q is not a Composer version", b)
 	}
 	for i := 1; i <= 4; i++ {
-		if c := cmpDigits(strings.TrimLeft(ma[i], "0"), strings.TrimLeft(mb[i], "0")); c != 0 {
+		if c := manifest.CompareDigits(strings.TrimLeft(ma[i], "0"), strings.TrimLeft(mb[i], "0")); c != 0 {
 			return c, nil
 		}
 	}
-	if c := cmpInt(stabilityRank[strings.ToLower(ma[5])], stabilityRank[strings.ToLower(mb[5])]); c != 0 {
+	if c := cmp.Compare(stabilityRank[strings.ToLower(ma[5])], stabilityRank[strings.ToLower(mb[5])]); c != 0 {
 		return c, nil
 	}
 	na, nb := numbers(ma[6]), numbers(mb[6])
@@ -46,12 +49,12 @@ func Compare(a, b string) (int, error) {
 		if i < len(nb) {
 			y = nb[i]
 		}
-		if c := cmpDigits(x, y); c != 0 {
+		if c := manifest.CompareDigits(x, y); c != 0 {
 			return c, nil
 		}
 	}
 	// 1.0.0-dev comes before 1.0.0.
-	return cmpInt(len(mb[7]), len(ma[7])), nil
+	return cmp.Compare(len(mb[7]), len(ma[7])), nil
 }
 
 var digitsRE = regexp.MustCompile(`\d+`)
@@ -62,21 +65,4 @@ func numbers(s string) []string {
 		out[i] = strings.TrimLeft(out[i], "0")
 	}
 	return out
-}
-
-func cmpDigits(a, b string) int {
-	if len(a) != len(b) {
-		return cmpInt(len(a), len(b))
-	}
-	return strings.Compare(a, b)
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

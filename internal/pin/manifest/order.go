@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
@@ -30,4 +31,15 @@ func semverOf(s string) (string, error) {
 		return "", fmt.Errorf("%q is not a semantic version", s)
 	}
 	return v, nil
+}
+
+// CompareDigits orders two unsigned decimal numbers written as digit
+// strings of any length, leading zeros ignored ("" is 0): the numbers of
+// version orders, which may exceed any integer type.
+func CompareDigits(a, b string) int {
+	a, b = strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0")
+	if len(a) != len(b) {
+		return cmp.Compare(len(a), len(b))
+	}
+	return strings.Compare(a, b)
 }

@@ -1,8 +1,11 @@
 package maven
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
 )
 
 // Compare orders two Maven versions as Maven's ComparableVersion does
@@ -141,11 +144,11 @@ func (x *mavenItem) compare(y *mavenItem) int {
 		return -y.compare(nil)
 	case y == nil:
 		if x.isNum {
-			return cmpDigits(x.num, "")
+			return manifest.CompareDigits(x.num, "")
 		}
 		return cmpQualifier(x.qual, "")
 	case x.isNum && y.isNum:
-		if c := cmpDigits(x.num, y.num); c != 0 {
+		if c := manifest.CompareDigits(x.num, y.num); c != 0 {
 			return c
 		}
 		// 1.0.1 after 1.0-1: a list item ('-') before a number ('.').
@@ -168,7 +171,7 @@ func cmpQualifier(a, b string) int {
 		rb = 8
 	}
 	if ra != rb {
-		return cmpInt(ra, rb)
+		return cmp.Compare(ra, rb)
 	}
 	if !ka && !kb {
 		return strings.Compare(a, b)
@@ -177,22 +180,6 @@ func cmpQualifier(a, b string) int {
 }
 
 // cmpDigits compares two digit strings without leading zeros.
-func cmpDigits(a, b string) int {
-	if len(a) != len(b) {
-		return cmpInt(len(a), len(b))
-	}
-	return strings.Compare(a, b)
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
 
 func cmpBool(a, b bool) int {
 	switch {

@@ -1,14 +1,15 @@
 package maven
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/kubetenant/kubetenant/internal/pin/manifest/manifesttest"
+)
 
 // TestCompare: Maven's ComparableVersion order, cases from its documented
 // rules and the versions GitHub's Maven advisories name.
 func TestCompare(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want int
-	}{
+	manifesttest.CheckOrders(t, Compare, []manifesttest.OrderCase{
 		{"1.0-SNAPSHOT", "1.0", -1},
 		{"1.0.RELEASE", "1.0", 0},
 		{"1.0-ga", "1", 0},
@@ -30,37 +31,12 @@ func TestCompare(t *testing.T) {
 		{"2.0.0-M1", "2.0.0", -1},
 		{"1-alpha", "1.0-alpha", 0}, // trailing nulls of each list dropped
 		{"1.0.0", "1", 0},
-	} {
-		got, err := Compare(tt.a, tt.b)
-		if err != nil || got != tt.want {
-			t.Errorf("Compare(%q, %q) = %d, %v; want %d", tt.a, tt.b, got, err, tt.want)
-		}
-		if back, _ := Compare(tt.b, tt.a); back != -tt.want {
-			t.Errorf("Compare(%q, %q) = %d: not the opposite of %d", tt.b, tt.a, back, tt.want)
-		}
-	}
-	for _, bad := range []string{"", "  ", "[1.0,2.0)", "${revision}"} {
-		if _, err := Compare(bad, "1.0"); err == nil {
-			t.Errorf("Compare(%q) ordered an unreadable version", bad)
-		}
-	}
+	}, []string{"", "  ", "[1.0,2.0)", "${revision}"})
 }
 
 func FuzzCompare(f *testing.F) {
 	for _, s := range []string{"1.0-SNAPSHOT", "1.0.RELEASE", "1.0a1", "2.17.1", "1-sp-1", "1..0--a"} {
 		f.Add(s, "1.0")
 	}
-	f.Fuzz(func(t *testing.T, a, b string) {
-		x, errA := Compare(a, b)
-		y, errB := Compare(b, a)
-		if (errA == nil) != (errB == nil) {
-			t.Fatalf("Compare(%q, %q) and its reverse disagree on readability: %v / %v", a, b, errA, errB)
-		}
-		if errA == nil && x != -y {
-			t.Fatalf("Compare(%q, %q) = %d but the reverse is %d", a, b, x, y)
-		}
-		if self, err := Compare(a, a); err == nil && self != 0 {
-			t.Fatalf("Compare(%q, itself) = %d", a, self)
-		}
-	})
+	f.Fuzz(func(t *testing.T, a, b string) { manifesttest.CheckOrder(t, Compare, a, b) })
 }

@@ -1,9 +1,12 @@
 package nuget
 
 import (
+	"cmp"
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
 )
 
 // nugetVersionRE is NuGet's version grammar: up to four numbers, an
@@ -26,7 +29,7 @@ func Compare(a, b string) (int, error) {
 		return 0, fmt.Errorf("%q is not a NuGet version", b)
 	}
 	for i := 1; i <= 4; i++ {
-		if c := cmpDigits(strings.TrimLeft(ma[i], "0"), strings.TrimLeft(mb[i], "0")); c != 0 {
+		if c := manifest.CompareDigits(strings.TrimLeft(ma[i], "0"), strings.TrimLeft(mb[i], "0")); c != 0 {
 			return c, nil
 		}
 	}
@@ -45,14 +48,14 @@ func Compare(a, b string) (int, error) {
 			return c, nil
 		}
 	}
-	return cmpInt(len(ia), len(ib)), nil
+	return cmp.Compare(len(ia), len(ib)), nil
 }
 
 func cmpIdentifier(a, b string) int {
 	na, nb := allDigits(a), allDigits(b)
 	switch {
 	case na && nb:
-		return cmpDigits(strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0"))
+		return manifest.CompareDigits(strings.TrimLeft(a, "0"), strings.TrimLeft(b, "0"))
 	case na:
 		return -1
 	case nb:
@@ -68,21 +71,4 @@ func allDigits(s string) bool {
 		}
 	}
 	return s != ""
-}
-
-func cmpDigits(a, b string) int {
-	if len(a) != len(b) {
-		return cmpInt(len(a), len(b))
-	}
-	return strings.Compare(a, b)
-}
-
-func cmpInt(a, b int) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

@@ -1,12 +1,13 @@
 package nuget
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/kubetenant/kubetenant/internal/pin/manifest/manifesttest"
+)
 
 func TestCompare(t *testing.T) {
-	for _, tt := range []struct {
-		a, b string
-		want int
-	}{
+	manifesttest.CheckOrders(t, Compare, []manifesttest.OrderCase{
 		{"1.0.0.0", "1.0.0", 0},
 		{"1.0", "1.0.0", 0},
 		{"1.0.0.1", "1.0.0", 1},
@@ -17,34 +18,12 @@ func TestCompare(t *testing.T) {
 		{"1.0.0-alpha", "1.0.0-alpha.1", -1},
 		{"13.0.1", "13.0.3", -1},
 		{"1.0.0+build", "1.0.0", 0},
-	} {
-		got, err := Compare(tt.a, tt.b)
-		if err != nil || got != tt.want {
-			t.Errorf("Compare(%q, %q) = %d, %v; want %d", tt.a, tt.b, got, err, tt.want)
-		}
-		if back, _ := Compare(tt.b, tt.a); back != -tt.want {
-			t.Errorf("Compare(%q, %q) = %d: not the opposite of %d", tt.b, tt.a, back, tt.want)
-		}
-	}
-	for _, bad := range []string{"", "[1.0,2.0)", "1.0.0.0.0", "1.0-", "$(Version)"} {
-		if _, err := Compare(bad, "1.0"); err == nil {
-			t.Errorf("Compare(%q) ordered an unreadable version", bad)
-		}
-	}
+	}, []string{"", "[1.0,2.0)", "1.0.0.0.0", "1.0-", "$(Version)"})
 }
 
 func FuzzCompare(f *testing.F) {
 	for _, s := range []string{"1.0.0.0", "6.0.0-preview.1", "1.0.0-RC.1+x", "1"} {
 		f.Add(s, "1.0")
 	}
-	f.Fuzz(func(t *testing.T, a, b string) {
-		x, errA := Compare(a, b)
-		y, errB := Compare(b, a)
-		if (errA == nil) != (errB == nil) {
-			t.Fatalf("Compare(%q, %q) and its reverse disagree on readability: %v / %v", a, b, errA, errB)
-		}
-		if errA == nil && x != -y {
-			t.Fatalf("Compare(%q, %q) = %d but the reverse is %d", a, b, x, y)
-		}
-	})
+	f.Fuzz(func(t *testing.T, a, b string) { manifesttest.CheckOrder(t, Compare, a, b) })
 }
