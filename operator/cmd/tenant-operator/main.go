@@ -202,6 +202,9 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 
 	var prov controller.Provisioner
 	if *provURL != "" {
+		if httpsURL(*provURL) {
+			useFallbackRoots()
+		}
 		var opts []provisioner.Option
 		if *provCAFile != "" {
 			opts = append(opts, provisioner.WithCAFile(*provCAFile))
@@ -221,6 +224,13 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return fmt.Errorf("loading kubeconfig: %w", err)
 	}
+	if apiServerUsesSystemRoots(cfg) {
+		useFallbackRoots()
+	}
+	// Responses uncompressed (ADR 0303): the API server would gzip every
+	// watch stream, each holding a decompressor here, for a client in the
+	// same cluster.
+	cfg.DisableCompression = true
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		return fmt.Errorf("building scheme: %w", err)

@@ -57,8 +57,10 @@ func (tenantCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	// Read only: the cached Tenants, not a copy of all of them on every
+	// scrape (ADR 0303).
 	var list v1alpha1.TenantList
-	if err := (*r).List(ctx, &list); err != nil {
+	if err := (*r).List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
 		return // cache not started yet: report nothing rather than zeros
 	}
 	counts := map[v1alpha1.Phase]int{}

@@ -230,8 +230,10 @@ func (w *childWatch) check(ctx context.Context, k childKind, u *unstructured.Uns
 		return
 	}
 	name := ref.Name
+	// Read only: the cached Tenant itself, not a copy (ADR 0303); every
+	// child event of a burst would otherwise copy its Tenant.
 	var t v1alpha1.Tenant
-	if err := w.tenants.Get(ctx, client.ObjectKey{Name: name}, &t); err != nil {
+	if err := w.tenants.Get(ctx, client.ObjectKey{Name: name}, &t, client.UnsafeDisableDeepCopy); err != nil {
 		return // no such Tenant: nothing to repair
 	}
 	if !ownedBy(u, string(t.UID)) {
@@ -273,8 +275,8 @@ func (w *childWatch) check(ctx context.Context, k childKind, u *unstructured.Uns
 // create it (ADR 0271).
 func (w *childWatch) selfService(ctx context.Context, u *unstructured.Unstructured, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
 	name := u.GetLabels()[v1alpha1.TenantLabel]
-	var t v1alpha1.Tenant
-	if name == "" || w.tenants.Get(ctx, client.ObjectKey{Name: name}, &t) != nil {
+	var t v1alpha1.Tenant // read only: the cached Tenant's fields (ADR 0303)
+	if name == "" || w.tenants.Get(ctx, client.ObjectKey{Name: name}, &t, client.UnsafeDisableDeepCopy) != nil {
 		return
 	}
 	if t.Spec.SelfService == nil || t.Spec.Paused || !t.DeletionTimestamp.IsZero() || u.GetDeletionTimestamp() != nil ||
@@ -325,8 +327,8 @@ func (a *adoptSet) take(t string) []v1alpha1.NamespaceStatus {
 // missing enqueues every converged Tenant one of whose desired children of
 // kind k is not among the listed keys.
 func (w *childWatch) missing(ctx context.Context, k childKind, listed map[types.NamespacedName]bool, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
-	var list v1alpha1.TenantList
-	if err := w.tenants.List(ctx, &list); err != nil {
+	var list v1alpha1.TenantList // read only: the cached Tenants (ADR 0303)
+	if err := w.tenants.List(ctx, &list, client.UnsafeDisableDeepCopy); err != nil {
 		w.log.Error(err, "listing tenants from the cache")
 		return
 	}
