@@ -351,8 +351,9 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 	cd operator && $(BIN)/soak --bench $(SOAK_FLAGS) $(OPERATOR_BENCH_FLAGS) --dir "$(ROOT)/out/bench"
 
 .PHONY: bench-capsule
-bench-capsule: ## Build Capsule from CAPSULE_SRC (a checkout), start it against our control plane ($$KUBEBUILDER_ASSETS or bin/k8s; ADR 0301; not in test or bench).
-	cd operator && go run ./test/capsulebench --src "$(CAPSULE_SRC)" --dir "$(ROOT)/out/bench-capsule"
+bench-capsule: build $(HELM) test-assets ## Capsule's webhooks against our admission policies, side by side (CAPSULE_SRC: a Capsule checkout; CAPSULE_BIN: its manager, else built; ADR 0301, 0302; not in test or bench).
+	cd operator && go run ./test/capsulebench --src "$(CAPSULE_SRC)" $(if $(CAPSULE_BIN),--capsule-bin "$(CAPSULE_BIN)") \
+		--operator-bin "$(BIN)/tenant-operator" --helm "$(HELM)" --dir "$(ROOT)/out/bench-capsule" $(CAPSULE_BENCH_FLAGS)
 
 # The operator soak: its load and thresholds are in
 # .github/memory-verification.yaml (ADR 0208; measured in ADR 0045, 0107,

@@ -15,7 +15,6 @@ package main
 
 import (
 	"bufio"
-	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -33,12 +32,6 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
-
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
-
-	"github.com/kubetenant/kubetenant/operator/test/controlplane"
 )
 
 // capsuleModule is the module path a Capsule checkout's go.mod declares.
@@ -49,11 +42,22 @@ const capsuleModule = "github.com/projectcapsule/capsule"
 const healthURL = "http://127.0.0.1:10080/readyz"
 
 func main() {
-	src := flag.String("src", os.Getenv("CAPSULE_SRC"), "path of a checkout of projectcapsule/capsule (default $CAPSULE_SRC)")
-	dir := flag.String("dir", "", "folder for the built binary, kubeconfig, certificates and logs (default a new temporary folder)")
-	startTimeout := flag.Duration("start-timeout", 3*time.Minute, "how long to wait for Capsule's manager to report ready")
+	var o options
+	flag.StringVar(&o.src, "src", os.Getenv("CAPSULE_SRC"), "path of a checkout of projectcapsule/capsule (default $CAPSULE_SRC)")
+	flag.StringVar(&o.capsuleBin, "capsule-bin", "", "a Capsule manager already built from --src with `go build ./cmd/controller`; empty builds one")
+	flag.StringVar(&o.operatorBin, "operator-bin", "../bin/tenant-operator", "the tenant-operator binary (make build)")
+	flag.StringVar(&o.helm, "helm", "../bin/helm-v4.3.2", "the helm binary that renders Capsule's chart (make print-helm)")
+	flag.StringVar(&o.crds, "crds", "config/crd/bases", "folder of the operator's CRDs")
+	flag.StringVar(&o.policies, "policies", "../charts/tenant-operator/files/policies/policies.yaml", "the chart's admission policies")
+	flag.StringVar(&o.dir, "dir", "", "folder for the built binary, kubeconfigs, certificates, logs and the report (default a new temporary folder)")
+	flag.IntVar(&o.tenants, "tenants", 40, "tenants, one owner each")
+	flag.IntVar(&o.perTenant, "namespaces", 5, "self-service namespaces each owner creates (tenants x namespaces in all)")
+	flag.IntVar(&o.pods, "pods", 1000, "pods the owners create, spread over their namespaces")
+	flag.IntVar(&o.workers, "workers", 4, "concurrent callers of each load")
+	flag.StringVar(&o.only, "only", "", "run only the set-ups named, comma-separated: baseline, capsule, capsule-qps, kubetenant (default all)")
+	flag.DurationVar(&o.startTimeout, "start-timeout", 3*time.Minute, "how long to wait for a controller to serve")
 	flag.Parse()
-	if err := run(*src, *dir, *startTimeout); err != nil {
+	if err := run(o); err != nil {
 		fmt.Fprintf(os.Stderr, "capsulebench: %v\n", err)
 		os.Exit(1)
 	}
@@ -91,132 +95,16 @@ func checkCheckout(src string) error {
 	return fmt.Errorf("CAPSULE_SRC=%s is not a Capsule checkout: %s has no module line", src, gomod)
 }
 
-func run(src, dir string, startTimeout time.Duration) error {
-	if err := checkCheckout(src); err != nil {
-		return err
-	}
-	src, err := filepath.Abs(src)
-	if err != nil {
-		return err
-	}
-	if dir == "" {
-		if dir, err = os.MkdirTemp("", "capsulebench-"); err != nil {
-			return err
-		}
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	fmt.Printf("capsulebench: files in %s\n", dir)
-	fmt.Printf("machine: nproc=%d arch=%s date=%s\n", nproc(), arch(), time.Now().UTC().Format(time.RFC3339))
-	if c, err := exec.Command("git", "-C", src, "rev-parse", "HEAD").Output(); err == nil {
-		fmt.Printf("capsule commit: %s", c)
-	} else {
-		fmt.Printf("capsule commit: unknown (%s has no .git; an archive of the snapshot)\n", src)
-	}
-	gov, _ := exec.Command("go", "version").Output()
-	fmt.Printf("go: %s", gov)
-
-	// 1. Build Capsule's controller from the checkout.
-	bin := filepath.Join(dir, "capsule-manager")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/controller")
-	build.Dir = src
-	build.Stdout, build.Stderr = os.Stdout, os.Stderr
-	t0 := time.Now()
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("go build ./cmd/controller in %s failed after %s: %w", src, time.Since(t0).Round(time.Second), err)
-	}
-	fmt.Printf("build: go build ./cmd/controller took %s\n", time.Since(t0).Round(time.Second))
-
-	// 2. Our control plane, with Capsule's CRDs from its chart.
-	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
-	defer cancel()
-	cp, err := controlplane.Start(ctx, controlplane.Options{
-		CRDDirectoryPaths: []string{filepath.Join(src, "charts/capsule/crds")},
-		Dir:               filepath.Join(dir, "controlplane"),
-	})
-	if err != nil {
-		return fmt.Errorf("starting the control plane with Capsule's CRDs: %w", err)
-	}
-	defer func() {
-		if err := cp.Stop(); err != nil {
-			fmt.Fprintf(os.Stderr, "capsulebench: stopping the control plane: %v\n", err)
-		}
-	}()
-	fmt.Println("control plane: up, Capsule's CRDs installed from charts/capsule/crds")
-	cs, err := kubernetes.NewForConfig(cp.Config)
-	if err != nil {
-		return err
-	}
-	if _, err := cs.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "capsule-system"}}, metav1.CreateOptions{}); err != nil {
-		return fmt.Errorf("creating namespace capsule-system: %w", err)
-	}
-
-	// 3. Capsule's manager out of cluster, serving its webhooks with a
-	// generated certificate for 127.0.0.1.
-	certDir := filepath.Join(dir, "certs")
-	if err := writeServingCert(certDir); err != nil {
-		return err
-	}
-	logPath := filepath.Join(dir, "capsule-manager.log")
-	logf, err := os.Create(logPath)
-	if err != nil {
-		return err
-	}
-	defer logf.Close()
-	mgr := exec.Command(bin, "--webhook-cert-path", certDir, "--metrics-addr", "127.0.0.1:0", "--enable-leader-election=false")
-	mgr.Env = append(os.Environ(), "KUBECONFIG="+cp.Kubeconfig, "NAMESPACE=capsule-system", "SERVICE_ACCOUNT=capsule")
-	mgr.Stdout, mgr.Stderr = logf, logf
-	if err := mgr.Start(); err != nil {
-		return fmt.Errorf("starting Capsule's manager: %w", err)
-	}
-	exited := make(chan error, 1)
-	go func() { exited <- mgr.Wait() }()
-	defer func() {
-		if mgr.ProcessState == nil {
-			_ = mgr.Process.Signal(os.Interrupt)
-			select {
-			case <-exited:
-			case <-time.After(20 * time.Second):
-				_ = mgr.Process.Kill()
-				<-exited
-			}
-		}
-	}()
-	t1 := time.Now()
-	deadline := time.After(startTimeout)
-	tick := time.NewTicker(time.Second)
-	defer tick.Stop()
-	for {
-		select {
-		case err := <-exited:
-			return fmt.Errorf("Capsule's manager exited after %s (%v); its log, %s, ends with:\n%s", time.Since(t1).Round(time.Second), err, logPath, tail(logPath, 15))
-		case <-deadline:
-			return fmt.Errorf("Capsule's manager did not report ready at %s within %s; its log, %s, ends with:\n%s", healthURL, startTimeout, logPath, tail(logPath, 15))
-		case <-tick.C:
-			resp, err := http.Get(healthURL)
-			if err != nil {
-				continue
-			}
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				fmt.Printf("capsule manager: ready at %s after %s (log %s)\n", healthURL, time.Since(t1).Round(time.Second), logPath)
-				fmt.Println("not measured: the admission latency, API server CPU/RSS and controller-down phases of issue 27 item 5 are not implemented (see ADR 0301)")
-				return nil
-			}
-		}
-	}
-}
-
 // writeServingCert writes a self-signed tls.crt/tls.key for 127.0.0.1 into
-// dir, the names Capsule's manager reads by default.
-func writeServingCert(dir string) error {
+// dir, the names Capsule's manager reads by default, and returns the
+// certificate, the CA bundle of the webhooks.
+func writeServingCert(dir string) ([]byte, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return err
+		return nil, err
 	}
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	tmpl := &x509.Certificate{
 		SerialNumber:          big.NewInt(1),
@@ -231,16 +119,17 @@ func writeServingCert(dir string) error {
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	kder, err := x509.MarshalECPrivateKey(key)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "tls.crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600); err != nil {
-		return err
+	crt := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+	if err := os.WriteFile(filepath.Join(dir, "tls.crt"), crt, 0o600); err != nil {
+		return nil, err
 	}
-	return os.WriteFile(filepath.Join(dir, "tls.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
+	return crt, os.WriteFile(filepath.Join(dir, "tls.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
 }
 
 // tail returns the last n lines of the file at path.
@@ -272,4 +161,14 @@ func arch() string {
 		return "unknown"
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// httpGet returns the status code of a GET of url.
+func httpGet(url string) (int, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return 0, err
+	}
+	resp.Body.Close()
+	return resp.StatusCode, nil
 }

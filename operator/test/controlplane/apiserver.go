@@ -130,6 +130,18 @@ func (c *ControlPlane) stopRestartedAPIServer() error {
 	return err
 }
 
+// APIServerPID returns the process id of the running kube-apiserver, for
+// measurements read from /proc outside the code under test (CPU time,
+// resident memory). Linux only.
+func (c *ControlPlane) APIServerPID() (int, error) {
+	c.apiMu.Lock()
+	defer c.apiMu.Unlock()
+	if c.apiStopped {
+		return 0, errors.New("kube-apiserver is stopped")
+	}
+	return c.apiServerPID()
+}
+
 // apiServerPID finds the running kube-apiserver: the one StartAPIServer
 // started, else envtest's child of this process running the assets'
 // binary.
