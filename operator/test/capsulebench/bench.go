@@ -150,7 +150,7 @@ func details(p phase) string {
 	}
 	fmt.Fprintf(&b, "  a pod with image %s: %s\n", deniedImage, p.Denied)
 	for i, a := range p.Admission {
-		if i == 6 {
+		if i == 10 {
 			fmt.Fprintf(&b, "  ... and %d more admission plugins\n", len(p.Admission)-i)
 			break
 		}

@@ -1,16 +1,20 @@
-// Command capsulebench builds Capsule's controller from a local checkout of
-// projectcapsule/capsule and starts it out of cluster against the same
-// control plane (etcd, kube-apiserver) the operator's tests use, with
-// Capsule's CRDs from the checkout's chart applied at run time. It is the
-// first stage of the side-by-side comparison of issue 27 item 5 (ADR 0301):
-// it reports the checkout's commit, the Go version, the build time and
-// whether the manager reached its health endpoint. The admission latency and
-// API server cost phases are not implemented yet (docs/self-service.md,
-// "Against Capsule", says so); this program never prints figures it did not
-// measure.
+// Command capsulebench measures Capsule's admission webhooks against
+// kubetenant's ValidatingAdmissionPolicies under the same load, side by
+// side (issue 27 item 5, ADR 0301 for the build, ADR 0302 for the method):
+// a baseline with no admission controller, Capsule as its chart renders it
+// (its manager built from a local checkout of projectcapsule/capsule, run
+// out of cluster as its ServiceAccount), the same Capsule with its client
+// throttle raised, and kubetenant's chart policies with the operator. Each
+// set-up gets a fresh control plane (etcd, kube-apiserver,
+// kube-controller-manager) and the same load: owners create self-service
+// namespaces, then pods. It prints latency p50/p99, the API server's and the
+// controller's CPU and memory, the API server's time per webhook, policy and
+// admission plugin, and what still works with the controller stopped, and
+// writes report.md. It asserts nothing about timing.
 //
-// Run it with `CAPSULE_SRC=/path/to/capsule make bench-capsule`. It is not
-// part of `make test` or `make bench`.
+// Run it with `CAPSULE_SRC=/path/to/capsule make bench-capsule`
+// (CAPSULE_BIN=... to reuse a built manager). It is not part of `make test`
+// or `make bench`.
 package main
 
 import (
@@ -32,6 +36,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/go-logr/logr"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // capsuleModule is the module path a Capsule checkout's go.mod declares.
@@ -57,6 +64,8 @@ func main() {
 	flag.StringVar(&o.only, "only", "", "run only the set-ups named, comma-separated: baseline, capsule, capsule-qps, kubetenant (default all)")
 	flag.DurationVar(&o.startTimeout, "start-timeout", 3*time.Minute, "how long to wait for a controller to serve")
 	flag.Parse()
+	// controller-runtime's client logs nothing this program needs.
+	ctrllog.SetLogger(logr.Discard())
 	if err := run(o); err != nil {
 		fmt.Fprintf(os.Stderr, "capsulebench: %v\n", err)
 		os.Exit(1)

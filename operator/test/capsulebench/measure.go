@@ -219,13 +219,15 @@ type admissionTime struct {
 }
 
 // admissionTimes reads, from kube-apiserver's /metrics text, the time spent
-// calling each admission webhook and evaluating each ValidatingAdmission
-// Policy, largest total first.
+// calling each admission webhook, evaluating each ValidatingAdmission
+// Policy and in each admission plugin as a whole (the webhook and policy
+// plugins included), largest total first.
 func admissionTimes(metrics string) ([]admissionTime, error) {
 	var out []admissionTime
 	for _, h := range []struct{ kind, metric, label string }{
 		{"webhook", "apiserver_admission_webhook_admission_duration_seconds", "name"},
 		{"policy", "apiserver_validating_admission_policy_check_duration_seconds", "policy"},
+		{"plugin", "apiserver_admission_controller_admission_duration_seconds", "name"},
 	} {
 		sums, err := soak.Sum(strings.NewReader(metrics), h.metric+"_sum", h.label, nil)
 		if err != nil {

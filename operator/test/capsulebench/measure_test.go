@@ -1,0 +1,258 @@
+package main
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+func TestPercentile(t *testing.T) {
+	ms := func(ns ...int) []time.Duration {
+		var out []time.Duration
+		for _, n := range ns {
+			out = append(out, time.Duration(n)*time.Millisecond)
+		}
+		return out
+	}
+	hundred := make([]int, 100)
+	for i := range hundred {
+		hundred[i] = 100 - i // reversed: percentile must sort
+	}
+	for _, tc := range []struct {
+		name string
+		in   []time.Duration
+		q    float64
+		want time.Duration
+	}{
+		{"none", nil, 0.5, 0},
+		{"one", ms(7), 0.99, 7 * time.Millisecond},
+		{"median of odd", ms(3, 1, 2), 0.5, 2 * time.Millisecond},
+		{"median of even is the lower by nearest rank", ms(4, 1, 3, 2), 0.5, 2 * time.Millisecond},
+		{"p99 of 100", ms(hundred...), 0.99, 99 * time.Millisecond},
+		{"p50 of 100", ms(hundred...), 0.5, 50 * time.Millisecond},
+		{"max", ms(5, 9, 1), 1, 9 * time.Millisecond},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			before := append([]time.Duration(nil), tc.in...)
+			if got := percentile(tc.in, tc.q); got != tc.want {
+				t.Errorf("percentile(%v, %v) = %v, want %v", tc.in, tc.q, got, tc.want)
+			}
+			for i := range before {
+				if before[i] != tc.in[i] {
+					t.Fatalf("percentile reordered its input: %v, was %v", tc.in, before)
+				}
+			}
+		})
+	}
+}
+
+func TestCPUTime(t *testing.T) {
+	for _, tc := range []struct {
+		name, stat string
+		want       time.Duration
+		err        string
+	}{
+		{
+			name: "kube-apiserver",
+			stat: "4242 (kube-apiserver) S 1 4242 4242 0 -1 4194560 51234 0 12 0 1234 566 0 0 20 0 12 0 98765 1234567890 65432 18446744073709551615",
+			want: 18 * time.Second, // (1234 + 566) ticks at 100 Hz
+		},
+		{
+			name: "a command name with spaces and parentheses",
+			stat: "7 (a (b) c) R 1 7 7 0 -1 0 0 0 0 0 250 50 0 0 20 0 1 0 1 1 1",
+			want: 3 * time.Second,
+		},
+		{name: "no command name", stat: "7 a R 1", err: "without a ')'"},
+		{name: "too short", stat: "7 (x) R 1 2 3", err: "at least 13"},
+		{name: "not a number", stat: "7 (x) R 1 7 7 0 -1 0 0 0 0 0 ten 50 0", err: "utime/stime"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := cpuTime([]byte(tc.stat))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("cpuTime = %v, %v; want an error containing %q", got, err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("cpuTime = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestRSSBytes(t *testing.T) {
+	for _, tc := range []struct {
+		name, status string
+		want         uint64
+		err          string
+	}{
+		{"status", "Name:\tkube-apiserver\nVmPeak:\t 900000 kB\nVmRSS:\t  286208 kB\nRssAnon:\t 200000 kB\n", 286208 * 1024, ""},
+		{"no VmRSS", "Name:\tkthreadd\nState:\tS (sleeping)\n", 0, "no VmRSS"},
+		{"another unit", "VmRSS:\t 12 MB\n", 0, "want"},
+		{"not a number", "VmRSS:\t twelve kB\n", 0, "VmRSS"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := rssBytes([]byte(tc.status))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("rssBytes = %v, %v; want an error containing %q", got, err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("rssBytes = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestWithoutDependencies(t *testing.T) {
+	chart := `apiVersion: v2
+type: application
+name: capsule
+version: 0.0.0
+dependencies:
+  - name: capsule-proxy
+    version: 0.14.0
+    repository: "oci://ghcr.io/projectcapsule/charts"
+    condition: proxy.enabled
+    alias: proxy
+annotations:
+  artifacthub.io/operator: "true"
+`
+	out, err := withoutDependencies([]byte(chart))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]any
+	if err := yaml.Unmarshal(out, &got); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := got["dependencies"]; ok {
+		t.Errorf("dependencies kept:\n%s", out)
+	}
+	if got["name"] != "capsule" || got["version"] != "0.0.0" || got["apiVersion"] != "v2" {
+		t.Errorf("other fields changed:\n%s", out)
+	}
+	if a, _ := got["annotations"].(map[string]any); a["artifacthub.io/operator"] != "true" {
+		t.Errorf("annotations changed:\n%s", out)
+	}
+	for _, bad := range []struct{ name, chart, err string }{
+		{"not YAML", "apiVersion: [v2", "Chart.yaml"},
+		{"a Helm 2 chart", "apiVersion: v1\nname: x\n", "want v2"},
+	} {
+		if _, err := withoutDependencies([]byte(bad.chart)); err == nil || !strings.Contains(err.Error(), bad.err) {
+			t.Errorf("%s: err = %v, want one containing %q", bad.name, err, bad.err)
+		}
+	}
+}
+
+func TestPick(t *testing.T) {
+	rendered := `---
+# Source: capsule/templates/serviceaccount.yaml
+apiVersion: v1
+kind: ServiceAccount
+metadata:
+  name: capsule
+---
+# Source: capsule/templates/empty.yaml
+---
+apiVersion: capsule.clastix.io/v1beta2
+kind: CapsuleConfiguration
+metadata:
+  name: default
+  namespace: capsule-system
+spec:
+  forceTenantPrefix: false
+---
+apiVersion: rbac.authorization.k8s.io/v1
+kind: ClusterRoleBinding
+metadata:
+  name: capsule-manager-rolebinding
+`
+	got, err := pick([]byte(rendered), "CapsuleConfiguration", "ClusterRoleBinding")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, u := range got {
+		names = append(names, u.GetKind()+"/"+u.GetName())
+	}
+	if want := "CapsuleConfiguration/default ClusterRoleBinding/capsule-manager-rolebinding"; strings.Join(names, " ") != want {
+		t.Errorf("pick = %v, want %s", names, want)
+	}
+	if _, err := pick([]byte("kind: A\n---\nkind: [\n"), "A"); err == nil || !strings.Contains(err.Error(), "document 2") {
+		t.Errorf("a broken document: err = %v, want one naming document 2", err)
+	}
+}
+
+func TestRegistryOf(t *testing.T) {
+	for image, want := range map[string]string{
+		"nginx:1.27":                    "docker.io",
+		"library/nginx":                 "docker.io",
+		"acme/app:1":                    "docker.io",
+		"ghcr.io/acme/app:1.0":          "ghcr.io",
+		"registry.k8s.io/pause:3.10":    "registry.k8s.io",
+		"localhost/app":                 "localhost",
+		"127.0.0.1:5000/app@sha256:abc": "127.0.0.1:5000",
+	} {
+		if got := registryOf(image); got != want {
+			t.Errorf("registryOf(%q) = %q, want %q", image, got, want)
+		}
+	}
+}
+
+func TestAdmissionTimes(t *testing.T) {
+	metrics := `# HELP apiserver_admission_webhook_admission_duration_seconds [STABLE] Admission webhook latency
+# TYPE apiserver_admission_webhook_admission_duration_seconds histogram
+apiserver_admission_webhook_admission_duration_seconds_bucket{name="pods.validating.projectcapsule.dev",operation="CREATE",rejected="false",type="validating",le="0.005"} 3
+apiserver_admission_webhook_admission_duration_seconds_sum{name="pods.validating.projectcapsule.dev",operation="CREATE",rejected="false",type="validating"} 1.5
+apiserver_admission_webhook_admission_duration_seconds_count{name="pods.validating.projectcapsule.dev",operation="CREATE",rejected="false",type="validating"} 10
+apiserver_admission_webhook_admission_duration_seconds_sum{name="pods.validating.projectcapsule.dev",operation="CREATE",rejected="true",type="validating"} 0.5
+apiserver_admission_webhook_admission_duration_seconds_count{name="pods.validating.projectcapsule.dev",operation="CREATE",rejected="true",type="validating"} 10
+apiserver_admission_webhook_admission_duration_seconds_sum{name="namespaces.mutating.projectcapsule.dev",operation="CREATE",rejected="false",type="admit"} 4
+apiserver_admission_webhook_admission_duration_seconds_count{name="namespaces.mutating.projectcapsule.dev",operation="CREATE",rejected="false",type="admit"} 100
+apiserver_validating_admission_policy_check_duration_seconds_sum{enforcement_action="deny",error_type="no_error",policy="kubetenant.io-rules",policy_binding="kubetenant.io-rules-t00",state="allowed"} 0.25
+apiserver_validating_admission_policy_check_duration_seconds_count{enforcement_action="deny",error_type="no_error",policy="kubetenant.io-rules",policy_binding="kubetenant.io-rules-t00",state="allowed"} 500
+apiserver_request_duration_seconds_sum{verb="POST"} 99
+`
+	got, err := admissionTimes(metrics)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	for _, a := range got {
+		lines = append(lines, a.String())
+	}
+	want := []string{
+		"webhook namespaces.mutating.projectcapsule.dev: 100 calls, mean 40.00 ms, total 4.00 s",
+		"webhook pods.validating.projectcapsule.dev: 20 calls, mean 100.00 ms, total 2.00 s",
+		"policy kubetenant.io-rules: 500 calls, mean 0.50 ms, total 0.25 s",
+	}
+	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
+		t.Errorf("admissionTimes =\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func TestTable(t *testing.T) {
+	ms := func(n int) time.Duration { return time.Duration(n) * time.Millisecond }
+	got := table([]phase{
+		{Name: "baseline", Namespaces: []time.Duration{ms(4)}, Pods: []time.Duration{ms(5)}, APIServerRSS: 256 << 20},
+		{Name: "webhooks", Namespaces: []time.Duration{ms(40)}, Pods: []time.Duration{ms(900)}, PodErrors: 2,
+			APIServerCPU: 1500 * time.Millisecond, APIServerRSS: 400 << 20, Controller: "Capsule manager", ControllerCPU: 2 * time.Second, ControllerRSS: 84 << 20},
+	})
+	for _, want := range []string{
+		"| baseline | 4.0 ms / 4.0 ms | 5.0 ms / 5.0 ms | 1.00× / 1.00× | 0 / 0 | 0.0 s | 256.0 MiB | - | - |",
+		"| webhooks | 40.0 ms / 40.0 ms | 900.0 ms / 900.0 ms | 10.00× / 180.00× | 0 / 2 | 1.5 s | 400.0 MiB | 2.0 s (Capsule manager) | 84.0 MiB |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("table lacks\n%s\nin\n%s", want, got)
+		}
+	}
+	if table(nil) != "" {
+		t.Error("table(nil) is not empty")
+	}
+}
