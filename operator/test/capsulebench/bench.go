@@ -149,6 +149,9 @@ func details(p phase) string {
 		fmt.Fprintf(&b, "  first failure: %s\n", p.FirstError)
 	}
 	fmt.Fprintf(&b, "  a pod with image %s: %s\n", deniedImage, p.Denied)
+	for _, w := range p.Windows {
+		fmt.Fprintf(&b, "  %s\n", w)
+	}
 	for i, a := range p.Admission {
 		if i == 10 {
 			fmt.Fprintf(&b, "  ... and %d more admission plugins\n", len(p.Admission)-i)
@@ -359,9 +362,19 @@ type cpuMeter struct {
 	api, ctrl   int
 	a0, c0      time.Duration
 	apiT, ctrlT time.Duration
+	t0          time.Time
+	last        window // the last window measured
+}
+
+// window returns the last measured window, named.
+func (m *cpuMeter) window(name string) window {
+	w := m.last
+	w.Name = name
+	return w
 }
 
 func (m *cpuMeter) start() error {
+	m.t0 = time.Now()
 	var err error
 	if m.a0, err = procCPU(m.api); err != nil {
 		return fmt.Errorf("kube-apiserver CPU: %w", err)
@@ -380,12 +393,14 @@ func (m *cpuMeter) stop() error {
 		return fmt.Errorf("kube-apiserver CPU: %w", err)
 	}
 	m.apiT += a - m.a0
+	m.last = window{Wall: time.Since(m.t0), APIServerCPU: a - m.a0}
 	if m.ctrl != 0 {
 		c, err := procCPU(m.ctrl)
 		if err != nil {
 			return fmt.Errorf("controller CPU: %w", err)
 		}
 		m.ctrlT += c - m.c0
+		m.last.ControllerCPU = c - m.c0
 	}
 	return nil
 }
@@ -423,6 +438,7 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	if err := m.stop(); err != nil {
 		return err
 	}
+	p.Windows = append(p.Windows, m.window("namespaces"))
 	fmt.Printf("  %d namespaces created (%d failed)\n", len(p.Namespaces), failed)
 
 	// The pods go to the namespaces created, in the load's order.
@@ -477,6 +493,7 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	if err := m.stop(); err != nil {
 		return err
 	}
+	p.Windows = append(p.Windows, m.window("pods"))
 	fmt.Printf("  %d pods created (%d failed)\n", len(p.Pods), p.PodErrors)
 	p.APIServerCPU, p.ControllerCPU = m.apiT, m.ctrlT
 	if p.APIServerRSS, err = procRSS(api); err != nil {

@@ -166,6 +166,28 @@ type phase struct {
 	// Admission is the API server's time in each webhook and policy over
 	// the run, largest first.
 	Admission []admissionTime
+	// Windows are the two loads' wall and CPU times.
+	Windows []window
+}
+
+// window is one load's wall time and the CPU time the API server and the
+// controller spent in it.
+type window struct {
+	Name                        string
+	Wall                        time.Duration
+	APIServerCPU, ControllerCPU time.Duration
+}
+
+// String gives the CPU times also as cores busy on average over the window.
+func (w window) String() string {
+	cores := func(d time.Duration) float64 {
+		if w.Wall <= 0 {
+			return 0
+		}
+		return d.Seconds() / w.Wall.Seconds()
+	}
+	return fmt.Sprintf("%s load: %.1f s wall; kube-apiserver %.1f s CPU (%.2f cores), controller %.1f s CPU (%.2f cores)",
+		w.Name, w.Wall.Seconds(), w.APIServerCPU.Seconds(), cores(w.APIServerCPU), w.ControllerCPU.Seconds(), cores(w.ControllerCPU))
 }
 
 // mib formats bytes as MiB with one decimal.

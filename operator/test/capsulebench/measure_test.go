@@ -256,3 +256,14 @@ func TestTable(t *testing.T) {
 		t.Error("table(nil) is not empty")
 	}
 }
+
+func TestWindow(t *testing.T) {
+	w := window{Name: "pods", Wall: 4 * time.Second, APIServerCPU: 6 * time.Second, ControllerCPU: time.Second}
+	want := "pods load: 4.0 s wall; kube-apiserver 6.0 s CPU (1.50 cores), controller 1.0 s CPU (0.25 cores)"
+	if got := w.String(); got != want {
+		t.Errorf("window = %q, want %q", got, want)
+	}
+	if got := (window{Name: "none"}).String(); !strings.Contains(got, "(0.00 cores)") {
+		t.Errorf("a window of no wall time: %q", got)
+	}
+}
