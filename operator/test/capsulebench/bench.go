@@ -187,20 +187,9 @@ type bench struct {
 	rules bool
 }
 
-func tenantName(t int) string         { return fmt.Sprintf("t%02d", t) }
-func ownerName(t int) string          { return fmt.Sprintf("owner-%02d", t) }
-func selfServiceNS(t, k int) string   { return fmt.Sprintf("%s-s%d", tenantName(t), k) }
-func (b *bench) namespaces() []string { return allNamespaces(b.o.tenants, b.o.perTenant) }
-
-func allNamespaces(tenants, perTenant int) []string {
-	var out []string
-	for t := range tenants {
-		for k := range perTenant {
-			out = append(out, selfServiceNS(t, k))
-		}
-	}
-	return out
-}
+func tenantName(t int) string       { return fmt.Sprintf("t%02d", t) }
+func ownerName(t int) string        { return fmt.Sprintf("owner-%02d", t) }
+func selfServiceNS(t, k int) string { return fmt.Sprintf("%s-s%d", tenantName(t), k) }
 
 func startBench(ctx context.Context, o options, name string, crds []string, groups ...string) (*bench, error) {
 	cp, err := controlplane.Start(ctx, controlplane.Options{
@@ -253,6 +242,11 @@ func (b *bench) namespace(t, k int) *corev1.Namespace {
 		ns.Labels = map[string]string{b.label: tenantName(t)}
 	}
 	return ns
+}
+
+func hasKey[K comparable, V any](m map[K]V, k K) bool {
+	_, ok := m[k]
+	return ok
 }
 
 func pod(name, image string) *corev1.Pod {
@@ -356,21 +350,12 @@ func procRSS(pid int) (uint64, error) {
 	return rssBytes(b)
 }
 
-// cpuMeter sums the CPU time of the API server and the controller over the
-// measured windows only (not the waits between them).
+// cpuMeter measures the CPU time of the API server and the controller over
+// one window at a time (a load, not the waits between loads).
 type cpuMeter struct {
-	api, ctrl   int
-	a0, c0      time.Duration
-	apiT, ctrlT time.Duration
-	t0          time.Time
-	last        window // the last window measured
-}
-
-// window returns the last measured window, named.
-func (m *cpuMeter) window(name string) window {
-	w := m.last
-	w.Name = name
-	return w
+	api, ctrl int
+	a0, c0    time.Duration
+	t0        time.Time
 }
 
 func (m *cpuMeter) start() error {
@@ -387,22 +372,22 @@ func (m *cpuMeter) start() error {
 	return nil
 }
 
-func (m *cpuMeter) stop() error {
+// stop ends the window started last and returns it, named.
+func (m *cpuMeter) stop(name string) (window, error) {
+	w := window{Name: name, Wall: time.Since(m.t0)}
 	a, err := procCPU(m.api)
 	if err != nil {
-		return fmt.Errorf("kube-apiserver CPU: %w", err)
+		return w, fmt.Errorf("kube-apiserver CPU: %w", err)
 	}
-	m.apiT += a - m.a0
-	m.last = window{Wall: time.Since(m.t0), APIServerCPU: a - m.a0}
+	w.APIServerCPU = a - m.a0
 	if m.ctrl != 0 {
 		c, err := procCPU(m.ctrl)
 		if err != nil {
-			return fmt.Errorf("controller CPU: %w", err)
+			return w, fmt.Errorf("controller CPU: %w", err)
 		}
-		m.ctrlT += c - m.c0
-		m.last.ControllerCPU = c - m.c0
+		w.ControllerCPU = c - m.c0
 	}
-	return nil
+	return w, nil
 }
 
 // measure runs the two loads: every owner creates its self-service
@@ -435,17 +420,20 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 		return err
 	})
 	p.NamespaceErrors = failed
-	if err := m.stop(); err != nil {
+	w, err := m.stop("namespaces")
+	if err != nil {
 		return err
 	}
-	p.Windows = append(p.Windows, m.window("namespaces"))
+	p.Windows = append(p.Windows, w)
 	fmt.Printf("  %d namespaces created (%d failed)\n", len(p.Namespaces), failed)
 
 	// The pods go to the namespaces created, in the load's order.
 	var names []string
-	for _, ns := range b.namespaces() {
-		if _, ok := created[ns]; ok {
-			names = append(names, ns)
+	for t := range b.o.tenants {
+		for k := range b.o.perTenant {
+			if ns := selfServiceNS(t, k); hasKey(created, ns) {
+				names = append(names, ns)
+			}
 		}
 	}
 	if len(names) == 0 {
@@ -490,12 +478,15 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	if p.FirstError == "" {
 		p.FirstError = first
 	}
-	if err := m.stop(); err != nil {
+	if w, err = m.stop("pods"); err != nil {
 		return err
 	}
-	p.Windows = append(p.Windows, m.window("pods"))
+	p.Windows = append(p.Windows, w)
 	fmt.Printf("  %d pods created (%d failed)\n", len(p.Pods), p.PodErrors)
-	p.APIServerCPU, p.ControllerCPU = m.apiT, m.ctrlT
+	for _, w := range p.Windows {
+		p.APIServerCPU += w.APIServerCPU
+		p.ControllerCPU += w.ControllerCPU
+	}
 	if p.APIServerRSS, err = procRSS(api); err != nil {
 		return err
 	}
