@@ -9,7 +9,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -29,6 +28,7 @@ import (
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
 	"github.com/kubetenant/kubetenant/operator/test/controlplane"
+	"github.com/kubetenant/kubetenant/operator/test/procstat"
 	"github.com/kubetenant/kubetenant/operator/test/soak"
 )
 
@@ -333,23 +333,6 @@ func load(ctx context.Context, n, workers int, create func(context.Context, int)
 	return lat, failed, first
 }
 
-// procCPU and procRSS read a process's CPU time and resident memory.
-func procCPU(pid int) (time.Duration, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0, err
-	}
-	return cpuTime(b)
-}
-
-func procRSS(pid int) (uint64, error) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0, err
-	}
-	return rssBytes(b)
-}
-
 // cpuMeter measures the CPU time of the API server and the controller over
 // one window at a time (a load, not the waits between loads).
 type cpuMeter struct {
@@ -361,11 +344,11 @@ type cpuMeter struct {
 func (m *cpuMeter) start() error {
 	m.t0 = time.Now()
 	var err error
-	if m.a0, err = procCPU(m.api); err != nil {
+	if m.a0, err = procstat.CPU(m.api); err != nil {
 		return fmt.Errorf("kube-apiserver CPU: %w", err)
 	}
 	if m.ctrl != 0 {
-		if m.c0, err = procCPU(m.ctrl); err != nil {
+		if m.c0, err = procstat.CPU(m.ctrl); err != nil {
 			return fmt.Errorf("controller CPU: %w", err)
 		}
 	}
@@ -375,13 +358,13 @@ func (m *cpuMeter) start() error {
 // stop ends the window started last and returns it, named.
 func (m *cpuMeter) stop(name string) (window, error) {
 	w := window{Name: name, Wall: time.Since(m.t0)}
-	a, err := procCPU(m.api)
+	a, err := procstat.CPU(m.api)
 	if err != nil {
 		return w, fmt.Errorf("kube-apiserver CPU: %w", err)
 	}
 	w.APIServerCPU = a - m.a0
 	if m.ctrl != 0 {
-		c, err := procCPU(m.ctrl)
+		c, err := procstat.CPU(m.ctrl)
 		if err != nil {
 			return w, fmt.Errorf("controller CPU: %w", err)
 		}
@@ -487,11 +470,11 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 		p.APIServerCPU += w.APIServerCPU
 		p.ControllerCPU += w.ControllerCPU
 	}
-	if p.APIServerRSS, err = procRSS(api); err != nil {
+	if p.APIServerRSS, err = procstat.RSS(api); err != nil {
 		return err
 	}
 	if b.controllerPID != 0 {
-		if p.ControllerRSS, err = procRSS(b.controllerPID); err != nil {
+		if p.ControllerRSS, err = procstat.RSS(b.controllerPID); err != nil {
 			return err
 		}
 	}

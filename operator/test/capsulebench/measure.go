@@ -8,7 +8,6 @@ import (
 	"io"
 	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -19,13 +18,9 @@ import (
 	"github.com/kubetenant/kubetenant/operator/test/soak"
 )
 
-// This file holds the pure parts of the comparison: the figures' arithmetic,
-// the /proc parsers and the handling of Capsule's chart. They are table
+// This file holds the pure parts of the comparison: the figures' arithmetic
+// and the handling of Capsule's chart. They are table
 // tested in measure_test.go.
-
-// clockTicks is USER_HZ, the unit of utime and stime in /proc/<pid>/stat:
-// 100 on every Linux architecture Go builds for (sysconf(_SC_CLK_TCK)).
-const clockTicks = 100
 
 // percentile returns the q-quantile (0 < q <= 1) of ds by nearest rank, or
 // 0 for no samples. ds is not modified.
@@ -43,50 +38,6 @@ func percentile(ds []time.Duration, q float64) time.Duration {
 		rank = len(s)
 	}
 	return s[rank-1]
-}
-
-// cpuTime returns utime+stime of a /proc/<pid>/stat line as a duration.
-func cpuTime(stat []byte) (time.Duration, error) {
-	// pid (comm) state ppid ...; comm may hold spaces and parentheses, so
-	// fields are counted after the last ')'. utime and stime are fields 14
-	// and 15 of the line, 12 and 13 after comm.
-	i := bytes.LastIndexByte(stat, ')')
-	if i < 0 {
-		return 0, errors.New("/proc stat line without a ')' after the command name")
-	}
-	f := strings.Fields(string(stat[i+1:]))
-	if len(f) < 13 {
-		return 0, fmt.Errorf("/proc stat line has %d fields after the command name, want at least 13", len(f))
-	}
-	var ticks uint64
-	for _, s := range f[11:13] {
-		n, err := strconv.ParseUint(s, 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("/proc stat: utime/stime %q: %w", s, err)
-		}
-		ticks += n
-	}
-	return time.Duration(ticks) * time.Second / clockTicks, nil
-}
-
-// rssBytes returns VmRSS of a /proc/<pid>/status text.
-func rssBytes(status []byte) (uint64, error) {
-	for line := range strings.Lines(string(status)) {
-		rest, ok := strings.CutPrefix(line, "VmRSS:")
-		if !ok {
-			continue
-		}
-		f := strings.Fields(rest)
-		if len(f) != 2 || f[1] != "kB" {
-			return 0, fmt.Errorf("/proc status: VmRSS line %q, want \"<n> kB\"", strings.TrimSpace(line))
-		}
-		n, err := strconv.ParseUint(f[0], 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("/proc status: VmRSS %q: %w", f[0], err)
-		}
-		return n * 1024, nil
-	}
-	return 0, errors.New("/proc status has no VmRSS line (a zombie or kernel thread?)")
 }
 
 // withoutDependencies returns a chart's Chart.yaml without its

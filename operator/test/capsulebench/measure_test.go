@@ -48,67 +48,6 @@ func TestPercentile(t *testing.T) {
 	}
 }
 
-func TestCPUTime(t *testing.T) {
-	for _, tc := range []struct {
-		name, stat string
-		want       time.Duration
-		err        string
-	}{
-		{
-			name: "kube-apiserver",
-			stat: "4242 (kube-apiserver) S 1 4242 4242 0 -1 4194560 51234 0 12 0 1234 566 0 0 20 0 12 0 98765 1234567890 65432 18446744073709551615",
-			want: 18 * time.Second, // (1234 + 566) ticks at 100 Hz
-		},
-		{
-			name: "a command name with spaces and parentheses",
-			stat: "7 (a (b) c) R 1 7 7 0 -1 0 0 0 0 0 250 50 0 0 20 0 1 0 1 1 1",
-			want: 3 * time.Second,
-		},
-		{name: "no command name", stat: "7 a R 1", err: "without a ')'"},
-		{name: "too short", stat: "7 (x) R 1 2 3", err: "at least 13"},
-		{name: "not a number", stat: "7 (x) R 1 7 7 0 -1 0 0 0 0 0 ten 50 0", err: "utime/stime"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := cpuTime([]byte(tc.stat))
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("cpuTime = %v, %v; want an error containing %q", got, err, tc.err)
-				}
-				return
-			}
-			if err != nil || got != tc.want {
-				t.Fatalf("cpuTime = %v, %v; want %v", got, err, tc.want)
-			}
-		})
-	}
-}
-
-func TestRSSBytes(t *testing.T) {
-	for _, tc := range []struct {
-		name, status string
-		want         uint64
-		err          string
-	}{
-		{"status", "Name:\tkube-apiserver\nVmPeak:\t 900000 kB\nVmRSS:\t  286208 kB\nRssAnon:\t 200000 kB\n", 286208 * 1024, ""},
-		{"no VmRSS", "Name:\tkthreadd\nState:\tS (sleeping)\n", 0, "no VmRSS"},
-		{"another unit", "VmRSS:\t 12 MB\n", 0, "want"},
-		{"not a number", "VmRSS:\t twelve kB\n", 0, "VmRSS"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := rssBytes([]byte(tc.status))
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("rssBytes = %v, %v; want an error containing %q", got, err, tc.err)
-				}
-				return
-			}
-			if err != nil || got != tc.want {
-				t.Fatalf("rssBytes = %v, %v; want %v", got, err, tc.want)
-			}
-		})
-	}
-}
-
 func TestWithoutDependencies(t *testing.T) {
 	chart := `apiVersion: v2
 type: application

@@ -1,0 +1,121 @@
+package procstat
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestCPUTime(t *testing.T) {
+	for _, tc := range []struct {
+		name, stat string
+		want       time.Duration
+		err        string
+	}{
+		{
+			name: "kube-apiserver",
+			stat: "4242 (kube-apiserver) S 1 4242 4242 0 -1 4194560 51234 0 12 0 1234 566 0 0 20 0 12 0 98765 1234567890 65432 18446744073709551615",
+			want: 18 * time.Second, // (1234 + 566) ticks at 100 Hz
+		},
+		{
+			name: "a command name with spaces and parentheses",
+			stat: "7 (a (b) c) R 1 7 7 0 -1 0 0 0 0 0 250 50 0 0 20 0 1 0 1 1 1",
+			want: 3 * time.Second,
+		},
+		{name: "no command name", stat: "7 a R 1", err: "without a ')'"},
+		{name: "too short", stat: "7 (x) R 1 2 3", err: "at least 13"},
+		{name: "not a number", stat: "7 (x) R 1 7 7 0 -1 0 0 0 0 0 ten 50 0", err: "utime/stime"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := cpuTime([]byte(tc.stat))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("cpuTime = %v, %v; want an error containing %q", got, err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("cpuTime = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestRSSBytes(t *testing.T) {
+	for _, tc := range []struct {
+		name, status string
+		want         uint64
+		err          string
+	}{
+		{"status", "Name:\tkube-apiserver\nVmPeak:\t 900000 kB\nVmRSS:\t  286208 kB\nRssAnon:\t 200000 kB\n", 286208 * 1024, ""},
+		{"no VmRSS", "Name:\tkthreadd\nState:\tS (sleeping)\n", 0, "no VmRSS"},
+		{"another unit", "VmRSS:\t 12 MB\n", 0, "want"},
+		{"not a number", "VmRSS:\t twelve kB\n", 0, "VmRSS"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := rssBytes([]byte(tc.status))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("rssBytes = %v, %v; want an error containing %q", got, err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("rssBytes = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+func TestMachineBusy(t *testing.T) {
+	for _, tc := range []struct {
+		name, stat string
+		want       time.Duration
+		err        string
+	}{
+		{
+			name: "two cores",
+			// user nice system idle iowait irq softirq steal guest guest_nice
+			stat: "cpu  1000 20 300 90000 70 5 6 7 400 0\ncpu0 500 10 150 45000 35 2 3 3 200 0\ncpu1 500 10 150 45000 35 3 3 4 200 0\nintr 1 2 3\n",
+			want: (1000 + 20 + 300 + 5 + 6 + 7) * 10 * time.Millisecond,
+		},
+		{name: "an old kernel without steal", stat: "cpu  1 2 3 4 5 6 7\n", err: "want at least 8"},
+		{name: "no cpu line", stat: "intr 1 2 3\nctxt 4\n", err: "no cpu line"},
+		{name: "not a number", stat: "cpu  1 2 x 4 5 6 7 8\n", err: "/proc/stat cpu"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := machineBusy([]byte(tc.stat))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("machineBusy = %v, %v; want an error containing %q", got, err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("machineBusy = %v, %v; want %v", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestThisMachine reads this process's and the machine's figures: the
+// parsers agree with the kernel's current format. It spins until the
+// kernel has counted a tick of its CPU time (10 ms), at most 10 s.
+func TestThisMachine(t *testing.T) {
+	deadline := time.Now().Add(10 * time.Second)
+	var c time.Duration
+	var err error
+	for n := 0; c == 0 && err == nil && time.Now().Before(deadline); n++ {
+		c, err = CPU(os.Getpid())
+	}
+	if err != nil || c <= 0 {
+		t.Errorf("CPU(self) = %v, %v; want a positive time", c, err)
+	}
+	if r, err := RSS(os.Getpid()); err != nil || r < 1<<20 {
+		t.Errorf("RSS(self) = %v, %v; want at least 1 MiB", r, err)
+	}
+	if m, err := MachineCPU(); err != nil || m < c {
+		t.Errorf("MachineCPU = %v, %v; want at least this process's %v", m, err, c)
+	}
+}
