@@ -16,8 +16,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
+	toolscache "k8s.io/client-go/tools/cache"
+	watchtools "k8s.io/client-go/tools/watch"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
@@ -26,7 +29,7 @@ import (
 
 // NewClient returns an uncached client for Tenants and the core kinds,
 // without client-side rate limiting (as the operator's own).
-func NewClient(cfg *rest.Config) (client.Client, error) {
+func NewClient(cfg *rest.Config) (client.WithWatch, error) {
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		return nil, fmt.Errorf("building scheme: %w", err)
@@ -36,7 +39,7 @@ func NewClient(cfg *rest.Config) (client.Client, error) {
 	}
 	cfg = rest.CopyConfig(cfg)
 	cfg.QPS, cfg.Burst = -1, 0
-	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	c, err := client.NewWithWatch(cfg, client.Options{Scheme: scheme})
 	if err != nil {
 		return nil, fmt.Errorf("creating client: %w", err)
 	}
@@ -126,25 +129,48 @@ func (d *Driver) Ready(ctx context.Context) (int, error) {
 	return ready, nil
 }
 
-// WaitReady polls until every Tenant is Ready or timeout passes.
+// WaitReady waits until every Tenant is Ready or timeout passes. It
+// watches the Tenants (one LIST, then their changes) rather than listing
+// them again and again: a LIST of 1,000 Tenants every 250 ms cost the API
+// server, which the figures measure, about a tenth of a core.
 func (d *Driver) WaitReady(ctx context.Context, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	last := -1
-	for {
-		n, err := d.Ready(ctx)
-		if err == nil && n == len(d.Names) {
-			return nil
-		}
-		if err == nil && n != last {
-			last = n
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("waiting for %d Tenants to be Ready (%d are): %w", len(d.Names), last, ctx.Err())
-		case <-time.After(250 * time.Millisecond):
-		}
+	w, ok := d.Client.(client.WithWatch)
+	if !ok {
+		return fmt.Errorf("waiting for %d Tenants to be Ready: the driver's client cannot watch", len(d.Names))
 	}
+	want := make(map[string]bool, len(d.Names))
+	for _, n := range d.Names {
+		want[n] = true
+	}
+	ready := map[string]bool{}
+	lw := &toolscache.ListWatch{
+		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
+			var list v1alpha1.TenantList
+			err := w.List(ctx, &list, &client.ListOptions{Raw: &opts})
+			return &list, err
+		},
+		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
+			return w.Watch(ctx, &v1alpha1.TenantList{}, &client.ListOptions{Raw: &opts})
+		},
+	}
+	_, err := watchtools.UntilWithSync(ctx, lw, &v1alpha1.Tenant{}, nil, func(e watch.Event) (bool, error) {
+		t, ok := e.Object.(*v1alpha1.Tenant)
+		if !ok || !want[t.Name] {
+			return false, nil
+		}
+		if e.Type != watch.Deleted && t.Status.Phase == v1alpha1.PhaseReady && t.Status.ObservedGeneration == t.Generation {
+			ready[t.Name] = true
+		} else {
+			delete(ready, t.Name)
+		}
+		return len(ready) == len(want), nil
+	})
+	if err != nil {
+		return fmt.Errorf("waiting for %d Tenants to be Ready (%d are): %w", len(d.Names), len(ready), err)
+	}
+	return nil
 }
 
 // Load makes rate changes a second, following Plan, until ctx ends. It
