@@ -15,6 +15,7 @@ import (
 
 	"github.com/kubetenant/kubetenant/operator/internal/tenant"
 	"github.com/kubetenant/kubetenant/operator/test/controlplane"
+	"github.com/kubetenant/kubetenant/operator/test/procstat"
 	"github.com/kubetenant/kubetenant/operator/test/soak"
 )
 
@@ -24,14 +25,18 @@ import (
 //  1. the operator started on the fresh control plane: RSS and heap idle;
 //  2. --bench-large Tenants applied with `kubectl apply --server-side` in
 //     batches of 100 while it runs: time from the first apply until all are
-//     Ready; RSS and heap 60 s later; API requests per Tenant from the
-//     operator's rest_client_requests_total;
+//     Ready (seen by a watch, not by LISTs that would load the API server
+//     being measured); RSS and heap 60 s later; API requests per Tenant
+//     from the operator's rest_client_requests_total;
 //  3. resyncs with nothing changed: the operator runs with --resync-period
 //     --bench-resync, and a window of that length after the 60 s holds a
 //     resync of every Tenant: reconciles, requests and peak RSS;
 //  4. a plain client applying the same objects (without the tenant label or
 //     owner reference, so the operator's watches never see them) for
-//     --bench-large new names with 4 and with 16 workers: ratios;
+//     --bench-large new names with 4 and with 16 workers: ratios; for 2
+//     and 4, the CPU time the machine, the kube-apiserver, the operator,
+//     kubectl and this process spent (from /proc, ADR 0304): on a machine
+//     kept busy, wall time follows CPU time;
 //  5. cold start, as before: the operator stopped, --bench-large more
 //     Tenants created, a fresh operator started: time until they are all
 //     Ready, memory at rest.
@@ -74,8 +79,13 @@ func bench(ctx context.Context, o options) error {
 		return err
 	}
 	large := soak.NewDriver(c, "tenant", o.benchLarge, os.Stderr)
+	meter := cpuMeter{cp: cp, operator: op.Pid}
+	if err := meter.start(); err != nil {
+		return err
+	}
 	firstApply := time.Now()
-	if err := applyBatches(ctx, cp, large.Names, filepath.Join(o.dir, "tenants")); err != nil {
+	kubectlCPU, err := applyBatches(ctx, cp, large.Names, filepath.Join(o.dir, "tenants"))
+	if err != nil {
 		return err
 	}
 	applied := time.Since(firstApply)
@@ -83,6 +93,11 @@ func bench(ctx context.Context, o options) error {
 		return err
 	}
 	readyTime := time.Since(firstApply)
+	readyCPU, err := meter.stop(fmt.Sprintf("%d Tenants applied by kubectl until Ready", o.benchLarge))
+	if err != nil {
+		return err
+	}
+	readyCPU.kubectl = kubectlCPU
 	logf("%d Tenants Ready %s after the first apply (applies took %s)", o.benchLarge, readyTime.Round(100*time.Millisecond), applied.Round(100*time.Millisecond))
 	loaded, err := atRest(ctx, op, 60*time.Second)
 	if err != nil {
@@ -125,14 +140,21 @@ func bench(ctx context.Context, o options) error {
 
 	// 4. The plain client, 4 and 16 workers, new names each.
 	plain := map[int]time.Duration{}
+	plainCPU := map[int]cpuUse{}
 	var plainApplies int64
 	for _, workers := range []int{4, 16} {
 		names := make([]string, o.benchLarge)
 		for i := range names {
 			names[i] = soak.Name(fmt.Sprintf("plain%d", workers), i)
 		}
+		if err := meter.start(); err != nil {
+			return err
+		}
 		d, n, err := soak.Plain(ctx, c, names, workers)
 		if err != nil {
+			return err
+		}
+		if plainCPU[workers], err = meter.stop(fmt.Sprintf("plain client, %d workers, %d applies", workers, n)); err != nil {
 			return err
 		}
 		plain[workers], plainApplies = d, n
@@ -190,36 +212,113 @@ func bench(ctx context.Context, o options) error {
 	fmt.Printf("| Peak RSS during that resync | %s |\n", mib(peak.RSS))
 	fmt.Printf("| Cold start: %d more Tenants created while stopped, Ready after start | %s |\n", o.benchLarge, coldTime.Round(100*time.Millisecond))
 	fmt.Printf("| Cold start: RSS / heap at rest with %d Tenants | %s / %s |\n", 2*o.benchLarge, mib(coldRest.RSS), mib(coldRest.HeapInuse))
+	fmt.Printf("\nCPU time spent while each was under way (kubectl: its processes' own times; harness: this process, which runs the plain client and watches for Ready; other: etcd, kube-controller-manager, the kernel and anything else on the machine, the machine's busy time from /proc/stat less the columns before):\n\n")
+	fmt.Printf("| Phase | Wall | Machine busy (cores) | kube-apiserver | tenant-operator | kubectl | harness | other |\n|---|---|---|---|---|---|---|---|\n")
+	for _, u := range []cpuUse{readyCPU, plainCPU[4], plainCPU[16]} {
+		fmt.Println(u.row())
+	}
+	fmt.Printf("\nOperator / 4-worker plain client: wall %.2f, machine CPU %.2f, kube-apiserver CPU %.2f\n",
+		readyCPU.wall.Seconds()/plainCPU[4].wall.Seconds(), readyCPU.machine.Seconds()/plainCPU[4].machine.Seconds(), readyCPU.api.Seconds()/plainCPU[4].api.Seconds())
 	fmt.Printf("\nwall time %s\n", time.Since(wall).Round(time.Second))
 	return nil
 }
 
+// cpuMeter measures, over one window at a time, the CPU time of the whole
+// machine, of the kube-apiserver, of the operator and of this process,
+// read from /proc outside the code under test. On a machine kept busy the
+// wall time of a load follows the CPU time it costs.
+type cpuMeter struct {
+	cp       *controlplane.ControlPlane
+	operator int
+	t0       time.Time
+	zero     cpuUse
+}
+
+// cpuUse is what one window cost.
+type cpuUse struct {
+	name                                  string
+	wall, machine, api, operator, harness time.Duration
+	kubectl                               time.Duration // set by the caller: kubectl's children are gone when the window ends
+}
+
+func (m *cpuMeter) read() (cpuUse, error) {
+	var u cpuUse
+	var err error
+	if u.machine, err = procstat.MachineCPU(); err != nil {
+		return u, fmt.Errorf("machine CPU: %w", err)
+	}
+	api, err := m.cp.APIServerPID()
+	if err != nil {
+		return u, err
+	}
+	if u.api, err = procstat.CPU(api); err != nil {
+		return u, fmt.Errorf("kube-apiserver CPU: %w", err)
+	}
+	if u.operator, err = procstat.CPU(m.operator); err != nil {
+		return u, fmt.Errorf("tenant-operator CPU: %w", err)
+	}
+	if u.harness, err = procstat.CPU(os.Getpid()); err != nil {
+		return u, fmt.Errorf("this process's CPU: %w", err)
+	}
+	return u, nil
+}
+
+func (m *cpuMeter) start() error {
+	m.t0 = time.Now()
+	var err error
+	m.zero, err = m.read()
+	return err
+}
+
+func (m *cpuMeter) stop(name string) (cpuUse, error) {
+	u, err := m.read()
+	if err != nil {
+		return u, err
+	}
+	return cpuUse{name: name, wall: time.Since(m.t0), machine: u.machine - m.zero.machine, api: u.api - m.zero.api,
+		operator: u.operator - m.zero.operator, harness: u.harness - m.zero.harness}, nil
+}
+
+// row is the window as a row of the bench's CPU table.
+func (u cpuUse) row() string {
+	s := func(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }
+	other := u.machine - u.api - u.operator - u.kubectl - u.harness
+	return fmt.Sprintf("| %s | %s | %s (%.2f) | %s | %s | %s | %s | %s |", u.name, s(u.wall), s(u.machine), u.machine.Seconds()/u.wall.Seconds(),
+		s(u.api), s(u.operator), s(u.kubectl), s(u.harness), s(other))
+}
+
 // applyBatches writes the Tenants to files of 100 and applies each with
-// kubectl apply --server-side, one after another.
-func applyBatches(ctx context.Context, cp *controlplane.ControlPlane, names []string, dir string) error {
+// kubectl apply --server-side, one after another. It returns the CPU time
+// the kubectl processes used.
+func applyBatches(ctx context.Context, cp *controlplane.ControlPlane, names []string, dir string) (time.Duration, error) {
+	var used time.Duration
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return used, err
 	}
 	for start := 0; start < len(names); start += 100 {
 		var buf bytes.Buffer
 		for _, n := range names[start:min(start+100, len(names))] {
 			b, err := yaml.Marshal(soak.Spec(n, soak.Variant{}))
 			if err != nil {
-				return err
+				return used, err
 			}
 			buf.WriteString("---\n")
 			buf.Write(b)
 		}
 		file := filepath.Join(dir, fmt.Sprintf("batch-%04d.yaml", start/100))
 		if err := os.WriteFile(file, buf.Bytes(), 0o644); err != nil {
-			return err
+			return used, err
 		}
-		out, err := exec.CommandContext(ctx, cp.Kubectl(), "--kubeconfig", cp.Kubeconfig, "apply", "--server-side", "-f", file).CombinedOutput()
+		cmd := exec.CommandContext(ctx, cp.Kubectl(), "--kubeconfig", cp.Kubeconfig, "apply", "--server-side", "-f", file)
+		out, err := cmd.CombinedOutput()
+		if cmd.ProcessState != nil {
+			used += cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		}
 		if err != nil {
-			return fmt.Errorf("kubectl apply --server-side -f %s: %v\n%s", file, err, out)
+			return used, fmt.Errorf("kubectl apply --server-side -f %s: %v\n%s", file, err, out)
 		}
 	}
-	return nil
+	return used, nil
 }
 
 // requests reads rest_client_requests_total by method.
