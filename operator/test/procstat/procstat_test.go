@@ -7,6 +7,22 @@ import (
 	"time"
 )
 
+// check runs parse on in: an error containing wantErr when it is set,
+// else want.
+func check[T comparable](t *testing.T, name, in string, parse func([]byte) (T, error), want T, wantErr string) {
+	t.Helper()
+	got, err := parse([]byte(in))
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("%s = %v, %v; want an error containing %q", name, got, err, wantErr)
+		}
+		return
+	}
+	if err != nil || got != want {
+		t.Fatalf("%s = %v, %v; want %v", name, got, err, want)
+	}
+}
+
 func TestCPUTime(t *testing.T) {
 	for _, tc := range []struct {
 		name, stat string
@@ -27,18 +43,7 @@ func TestCPUTime(t *testing.T) {
 		{name: "too short", stat: "7 (x) R 1 2 3", err: "at least 13"},
 		{name: "not a number", stat: "7 (x) R 1 7 7 0 -1 0 0 0 0 0 ten 50 0", err: "utime/stime"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := cpuTime([]byte(tc.stat))
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("cpuTime = %v, %v; want an error containing %q", got, err, tc.err)
-				}
-				return
-			}
-			if err != nil || got != tc.want {
-				t.Fatalf("cpuTime = %v, %v; want %v", got, err, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { check(t, "cpuTime", tc.stat, cpuTime, tc.want, tc.err) })
 	}
 }
 
@@ -53,18 +58,7 @@ func TestRSSBytes(t *testing.T) {
 		{"another unit", "VmRSS:\t 12 MB\n", 0, "want"},
 		{"not a number", "VmRSS:\t twelve kB\n", 0, "VmRSS"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := rssBytes([]byte(tc.status))
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("rssBytes = %v, %v; want an error containing %q", got, err, tc.err)
-				}
-				return
-			}
-			if err != nil || got != tc.want {
-				t.Fatalf("rssBytes = %v, %v; want %v", got, err, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { check(t, "rssBytes", tc.status, rssBytes, tc.want, tc.err) })
 	}
 }
 
@@ -84,18 +78,7 @@ func TestMachineBusy(t *testing.T) {
 		{name: "no cpu line", stat: "intr 1 2 3\nctxt 4\n", err: "no cpu line"},
 		{name: "not a number", stat: "cpu  1 2 x 4 5 6 7 8\n", err: "/proc/stat cpu"},
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got, err := machineBusy([]byte(tc.stat))
-			if tc.err != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.err) {
-					t.Fatalf("machineBusy = %v, %v; want an error containing %q", got, err, tc.err)
-				}
-				return
-			}
-			if err != nil || got != tc.want {
-				t.Fatalf("machineBusy = %v, %v; want %v", got, err, tc.want)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { check(t, "machineBusy", tc.stat, machineBusy, tc.want, tc.err) })
 	}
 }
 
