@@ -244,11 +244,6 @@ func (b *bench) namespace(t, k int) *corev1.Namespace {
 	return ns
 }
 
-func hasKey[K comparable, V any](m map[K]V, k K) bool {
-	_, ok := m[k]
-	return ok
-}
-
 func pod(name, image string) *corev1.Pod {
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{Name: name},
@@ -333,44 +328,34 @@ func load(ctx context.Context, n, workers int, create func(context.Context, int)
 	return lat, failed, first
 }
 
-// cpuMeter measures the CPU time of the API server and the controller over
-// one window at a time (a load, not the waits between loads).
+// cpuMeter measures the API server and the controller, when there is one,
+// over one window at a time (a load, not the waits between loads).
 type cpuMeter struct {
-	api, ctrl int
-	a0, c0    time.Duration
-	t0        time.Time
+	procstat.Meter
+	pids []int
 }
 
-func (m *cpuMeter) start() error {
-	m.t0 = time.Now()
-	var err error
-	if m.a0, err = procstat.CPU(m.api); err != nil {
-		return fmt.Errorf("kube-apiserver CPU: %w", err)
+func newCPUMeter(api, ctrl int) *cpuMeter {
+	m := &cpuMeter{pids: []int{api}}
+	if ctrl != 0 {
+		m.pids = append(m.pids, ctrl)
 	}
-	if m.ctrl != 0 {
-		if m.c0, err = procstat.CPU(m.ctrl); err != nil {
-			return fmt.Errorf("controller CPU: %w", err)
-		}
-	}
-	return nil
+	return m
 }
+
+func (m *cpuMeter) start() error { return m.Start(m.pids...) }
 
 // stop ends the window started last and returns it, named.
 func (m *cpuMeter) stop(name string) (window, error) {
-	w := window{Name: name, Wall: time.Since(m.t0)}
-	a, err := procstat.CPU(m.api)
+	w, err := m.Stop()
 	if err != nil {
-		return w, fmt.Errorf("kube-apiserver CPU: %w", err)
+		return window{Name: name}, err
 	}
-	w.APIServerCPU = a - m.a0
-	if m.ctrl != 0 {
-		c, err := procstat.CPU(m.ctrl)
-		if err != nil {
-			return w, fmt.Errorf("controller CPU: %w", err)
-		}
-		w.ControllerCPU = c - m.c0
+	out := window{Name: name, Wall: w.Wall, APIServerCPU: w.Procs[0]}
+	if len(w.Procs) > 1 {
+		out.ControllerCPU = w.Procs[1]
 	}
-	return w, nil
+	return out, nil
 }
 
 // measure runs the two loads: every owner creates its self-service
@@ -383,7 +368,7 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	if err != nil {
 		return err
 	}
-	m := &cpuMeter{api: api, ctrl: b.controllerPID}
+	m := newCPUMeter(api, b.controllerPID)
 	p.Controller = b.controllerName
 	if err := m.start(); err != nil {
 		return err
@@ -414,7 +399,8 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	var names []string
 	for t := range b.o.tenants {
 		for k := range b.o.perTenant {
-			if ns := selfServiceNS(t, k); hasKey(created, ns) {
+			ns := selfServiceNS(t, k)
+			if _, ok := created[ns]; ok {
 				names = append(names, ns)
 			}
 		}

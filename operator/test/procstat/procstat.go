@@ -113,3 +113,61 @@ func rssBytes(status []byte) (uint64, error) {
 	}
 	return 0, errors.New("/proc status has no VmRSS line (a zombie or kernel thread?)")
 }
+
+// Window is what one measured window cost: its wall time, the machine's
+// busy time and the CPU time of each process measured, in the order they
+// were given to Meter.Start.
+type Window struct {
+	Wall, Machine time.Duration
+	Procs         []time.Duration
+}
+
+// Meter measures one window at a time (a load, not the waits between
+// loads).
+type Meter struct {
+	pids     []int
+	t0       time.Time
+	machine0 time.Duration
+	procs0   []time.Duration
+}
+
+// Start begins a window over the machine and pids.
+func (m *Meter) Start(pids ...int) error {
+	m.pids, m.t0 = pids, time.Now()
+	var err error
+	if m.machine0, err = MachineCPU(); err != nil {
+		return fmt.Errorf("the machine's CPU: %w", err)
+	}
+	m.procs0, err = m.cpus()
+	return err
+}
+
+// Stop ends the window Start began and returns it.
+func (m *Meter) Stop() (Window, error) {
+	w := Window{Wall: time.Since(m.t0)}
+	machine, err := MachineCPU()
+	if err != nil {
+		return w, fmt.Errorf("the machine's CPU: %w", err)
+	}
+	procs, err := m.cpus()
+	if err != nil {
+		return w, err
+	}
+	w.Machine = machine - m.machine0
+	for i, c := range procs {
+		w.Procs = append(w.Procs, c-m.procs0[i])
+	}
+	return w, nil
+}
+
+func (m *Meter) cpus() ([]time.Duration, error) {
+	out := make([]time.Duration, len(m.pids))
+	for i, pid := range m.pids {
+		c, err := CPU(pid)
+		if err != nil {
+			return nil, fmt.Errorf("CPU of process %d: %w", pid, err)
+		}
+		out[i] = c
+	}
+	return out, nil
+}

@@ -102,3 +102,28 @@ func TestThisMachine(t *testing.T) {
 		t.Errorf("MachineCPU = %v, %v; want at least this process's %v", m, err, c)
 	}
 }
+
+// TestMeter: a window over this process while it spins holds its CPU
+// time, no more than the machine's, and a process that is gone is an
+// error naming it.
+func TestMeter(t *testing.T) {
+	var m Meter
+	if err := m.Start(os.Getpid()); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		if c, _ := CPU(os.Getpid()); c >= m.procs0[0]+30*time.Millisecond {
+			break
+		}
+	}
+	w, err := m.Stop()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(w.Procs) != 1 || w.Procs[0] < 30*time.Millisecond || w.Machine < w.Procs[0] || w.Wall < w.Procs[0]/2 {
+		t.Errorf("window = %+v; want this process's 30 ms or more, within the machine's busy time", w)
+	}
+	if err := m.Start(1 << 30); err == nil || !strings.Contains(err.Error(), "process 1073741824") {
+		t.Errorf("Start(a pid that does not exist) = %v; want an error naming it", err)
+	}
+}

@@ -79,8 +79,12 @@ func bench(ctx context.Context, o options) error {
 		return err
 	}
 	large := soak.NewDriver(c, "tenant", o.benchLarge, os.Stderr)
-	meter := cpuMeter{cp: cp, operator: op.Pid}
-	if err := meter.start(); err != nil {
+	pids, err := cpuPids(cp, op)
+	if err != nil {
+		return err
+	}
+	var meter procstat.Meter
+	if err := meter.Start(pids...); err != nil {
 		return err
 	}
 	firstApply := time.Now()
@@ -93,7 +97,7 @@ func bench(ctx context.Context, o options) error {
 		return err
 	}
 	readyTime := time.Since(firstApply)
-	readyCPU, err := meter.stop(fmt.Sprintf("%d Tenants applied by kubectl until Ready", o.benchLarge))
+	readyCPU, err := stopWindow(&meter, fmt.Sprintf("%d Tenants applied by kubectl until Ready", o.benchLarge))
 	if err != nil {
 		return err
 	}
@@ -147,14 +151,14 @@ func bench(ctx context.Context, o options) error {
 		for i := range names {
 			names[i] = soak.Name(fmt.Sprintf("plain%d", workers), i)
 		}
-		if err := meter.start(); err != nil {
+		if err := meter.Start(pids...); err != nil {
 			return err
 		}
 		d, n, err := soak.Plain(ctx, c, names, workers)
 		if err != nil {
 			return err
 		}
-		if plainCPU[workers], err = meter.stop(fmt.Sprintf("plain client, %d workers, %d applies", workers, n)); err != nil {
+		if plainCPU[workers], err = stopWindow(&meter, fmt.Sprintf("plain client, %d workers, %d applies", workers, n)); err != nil {
 			return err
 		}
 		plain[workers], plainApplies = d, n
@@ -223,60 +227,32 @@ func bench(ctx context.Context, o options) error {
 	return nil
 }
 
-// cpuMeter measures, over one window at a time, the CPU time of the whole
-// machine, of the kube-apiserver, of the operator and of this process,
-// read from /proc outside the code under test. On a machine kept busy the
-// wall time of a load follows the CPU time it costs.
-type cpuMeter struct {
-	cp       *controlplane.ControlPlane
-	operator int
-	t0       time.Time
-	zero     cpuUse
-}
-
-// cpuUse is what one window cost.
+// cpuUse is what one window cost: the machine's busy time and the CPU time
+// of the kube-apiserver, the operator and this process, read from /proc
+// outside the code under test (procstat.Meter over cpuPids). On a machine
+// kept busy the wall time of a load follows the CPU time it costs.
 type cpuUse struct {
 	name                                  string
 	wall, machine, api, operator, harness time.Duration
 	kubectl                               time.Duration // set by the caller: kubectl's children are gone when the window ends
 }
 
-func (m *cpuMeter) read() (cpuUse, error) {
-	var u cpuUse
-	var err error
-	if u.machine, err = procstat.MachineCPU(); err != nil {
-		return u, fmt.Errorf("machine CPU: %w", err)
-	}
-	api, err := m.cp.APIServerPID()
+// cpuPids are the processes a cpuUse measures, in its order.
+func cpuPids(cp *controlplane.ControlPlane, op *soak.Operator) ([]int, error) {
+	api, err := cp.APIServerPID()
 	if err != nil {
-		return u, err
+		return nil, err
 	}
-	if u.api, err = procstat.CPU(api); err != nil {
-		return u, fmt.Errorf("kube-apiserver CPU: %w", err)
-	}
-	if u.operator, err = procstat.CPU(m.operator); err != nil {
-		return u, fmt.Errorf("tenant-operator CPU: %w", err)
-	}
-	if u.harness, err = procstat.CPU(os.Getpid()); err != nil {
-		return u, fmt.Errorf("this process's CPU: %w", err)
-	}
-	return u, nil
+	return []int{api, op.Pid, os.Getpid()}, nil
 }
 
-func (m *cpuMeter) start() error {
-	m.t0 = time.Now()
-	var err error
-	m.zero, err = m.read()
-	return err
-}
-
-func (m *cpuMeter) stop(name string) (cpuUse, error) {
-	u, err := m.read()
+// stopWindow ends m's window over cpuPids' processes and names it.
+func stopWindow(m *procstat.Meter, name string) (cpuUse, error) {
+	w, err := m.Stop()
 	if err != nil {
-		return u, err
+		return cpuUse{}, err
 	}
-	return cpuUse{name: name, wall: time.Since(m.t0), machine: u.machine - m.zero.machine, api: u.api - m.zero.api,
-		operator: u.operator - m.zero.operator, harness: u.harness - m.zero.harness}, nil
+	return cpuUse{name: name, wall: w.Wall, machine: w.Machine, api: w.Procs[0], operator: w.Procs[1], harness: w.Procs[2]}, nil
 }
 
 // row is the window as a row of the bench's CPU table.
