@@ -30,6 +30,7 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+	authzv1 "k8s.io/api/authorization/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -444,4 +445,32 @@ func Namespace(ctx context.Context, c kubernetes.Interface, name string) error {
 	}
 	_, err := c.CoreV1().ServiceAccounts(name).Create(ctx, &corev1.ServiceAccount{ObjectMeta: metav1.ObjectMeta{Name: "default"}}, metav1.CreateOptions{})
 	return err
+}
+
+// WaitAllowed waits until the API server's authorizer lets user do each of
+// attrs, asked through SubjectAccessReviews. RBAC authorizes from an
+// informer's cache, so a binding just created is not yet in force: a test
+// that acts as the user at once can be forbidden.
+func WaitAllowed(ctx context.Context, c kubernetes.Interface, user string, attrs ...authzv1.ResourceAttributes) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	for _, a := range attrs {
+		for {
+			a := a
+			r, err := c.AuthorizationV1().SubjectAccessReviews().Create(ctx, &authzv1.SubjectAccessReview{
+				Spec: authzv1.SubjectAccessReviewSpec{User: user, Groups: []string{"system:authenticated"}, ResourceAttributes: &a}}, metav1.CreateOptions{})
+			if err != nil {
+				return fmt.Errorf("SubjectAccessReview for %s: %w", user, err)
+			}
+			if r.Status.Allowed {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("%s is still not allowed to %s %s/%s in %q: %s", user, a.Verb, a.Group, a.Resource, a.Namespace, r.Status.Reason)
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}
+	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	authzv1 "k8s.io/api/authorization/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -324,6 +325,11 @@ func TestForbiddenNodeProxyFallsBackToTheMetricsAPI(t *testing.T) {
 		RoleRef:  rbacv1.RoleRef{APIGroup: "rbac.authorization.k8s.io", Kind: "ClusterRole", Name: user},
 		Subjects: []rbacv1.Subject{{Kind: "User", APIGroup: "rbac.authorization.k8s.io", Name: user}}}
 	if _, err := f.c.RbacV1().ClusterRoleBindings().Create(ctx, binding, metav1.CreateOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := kubetest.WaitAllowed(ctx, f.c, user,
+		authzv1.ResourceAttributes{Namespace: f.ns, Verb: "get", Resource: "pods"},
+		authzv1.ResourceAttributes{Namespace: f.ns, Verb: "get", Group: "metrics.k8s.io", Resource: "pods"}); err != nil {
 		t.Fatal(err)
 	}
 	cfg := rest.CopyConfig(cp.Config)
