@@ -7,79 +7,71 @@ import (
 	"time"
 )
 
-// check runs parse on in: an error containing wantErr when it is set,
-// else want.
-func check[T comparable](t *testing.T, name, in string, parse func([]byte) (T, error), want T, wantErr string) {
-	t.Helper()
-	got, err := parse([]byte(in))
-	if wantErr != "" {
-		if err == nil || !strings.Contains(err.Error(), wantErr) {
-			t.Fatalf("%s = %v, %v; want an error containing %q", name, got, err, wantErr)
-		}
-		return
-	}
-	if err != nil || got != want {
-		t.Fatalf("%s = %v, %v; want %v", name, got, err, want)
+// parseCase is one input of a /proc parser: an error containing err when
+// it is set, else want.
+type parseCase[T comparable] struct {
+	name, in string
+	want     T
+	err      string
+}
+
+// run runs parse on each case as a subtest.
+func run[T comparable](t *testing.T, fn string, parse func([]byte) (T, error), cases []parseCase[T]) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := parse([]byte(tc.in))
+			if tc.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.err) {
+					t.Fatalf("%s = %v, %v; want an error containing %q", fn, got, err, tc.err)
+				}
+				return
+			}
+			if err != nil || got != tc.want {
+				t.Fatalf("%s = %v, %v; want %v", fn, got, err, tc.want)
+			}
+		})
 	}
 }
 
 func TestCPUTime(t *testing.T) {
-	for _, tc := range []struct {
-		name, stat string
-		want       time.Duration
-		err        string
-	}{
+	run(t, "cpuTime", cpuTime, []parseCase[time.Duration]{
 		{
 			name: "kube-apiserver",
-			stat: "4242 (kube-apiserver) S 1 4242 4242 0 -1 4194560 51234 0 12 0 1234 566 0 0 20 0 12 0 98765 1234567890 65432 18446744073709551615",
+			in:   "4242 (kube-apiserver) S 1 4242 4242 0 -1 4194560 51234 0 12 0 1234 566 0 0 20 0 12 0 98765 1234567890 65432 18446744073709551615",
 			want: 18 * time.Second, // (1234 + 566) ticks at 100 Hz
 		},
 		{
 			name: "a command name with spaces and parentheses",
-			stat: "7 (a (b) c) R 1 7 7 0 -1 0 0 0 0 0 250 50 0 0 20 0 1 0 1 1 1",
+			in:   "7 (a (b) c) R 1 7 7 0 -1 0 0 0 0 0 250 50 0 0 20 0 1 0 1 1 1",
 			want: 3 * time.Second,
 		},
-		{name: "no command name", stat: "7 a R 1", err: "without a ')'"},
-		{name: "too short", stat: "7 (x) R 1 2 3", err: "at least 13"},
-		{name: "not a number", stat: "7 (x) R 1 7 7 0 -1 0 0 0 0 0 ten 50 0", err: "utime/stime"},
-	} {
-		t.Run(tc.name, func(t *testing.T) { check(t, "cpuTime", tc.stat, cpuTime, tc.want, tc.err) })
-	}
+		{name: "no command name", in: "7 a R 1", err: "without a ')'"},
+		{name: "too short", in: "7 (x) R 1 2 3", err: "at least 13"},
+		{name: "not a number", in: "7 (x) R 1 7 7 0 -1 0 0 0 0 0 ten 50 0", err: "utime/stime"},
+	})
 }
 
 func TestRSSBytes(t *testing.T) {
-	for _, tc := range []struct {
-		name, status string
-		want         uint64
-		err          string
-	}{
+	run(t, "rssBytes", rssBytes, []parseCase[uint64]{
 		{"status", "Name:\tkube-apiserver\nVmPeak:\t 900000 kB\nVmRSS:\t  286208 kB\nRssAnon:\t 200000 kB\n", 286208 * 1024, ""},
 		{"no VmRSS", "Name:\tkthreadd\nState:\tS (sleeping)\n", 0, "no VmRSS"},
 		{"another unit", "VmRSS:\t 12 MB\n", 0, "want"},
 		{"not a number", "VmRSS:\t twelve kB\n", 0, "VmRSS"},
-	} {
-		t.Run(tc.name, func(t *testing.T) { check(t, "rssBytes", tc.status, rssBytes, tc.want, tc.err) })
-	}
+	})
 }
 
 func TestMachineBusy(t *testing.T) {
-	for _, tc := range []struct {
-		name, stat string
-		want       time.Duration
-		err        string
-	}{
+	run(t, "machineBusy", machineBusy, []parseCase[time.Duration]{
 		{
 			name: "two cores",
 			// user nice system idle iowait irq softirq steal guest guest_nice
-			stat: "cpu  1000 20 300 90000 70 5 6 7 400 0\ncpu0 500 10 150 45000 35 2 3 3 200 0\ncpu1 500 10 150 45000 35 3 3 4 200 0\nintr 1 2 3\n",
+			in:   "cpu  1000 20 300 90000 70 5 6 7 400 0\ncpu0 500 10 150 45000 35 2 3 3 200 0\ncpu1 500 10 150 45000 35 3 3 4 200 0\nintr 1 2 3\n",
 			want: (1000 + 20 + 300 + 5 + 6 + 7) * 10 * time.Millisecond,
 		},
-		{name: "an old kernel without steal", stat: "cpu  1 2 3 4 5 6 7\n", err: "want at least 8"},
-		{name: "no cpu line", stat: "intr 1 2 3\nctxt 4\n", err: "no cpu line"},
-		{name: "not a number", stat: "cpu  1 2 x 4 5 6 7 8\n", err: "/proc/stat cpu"},
-	} {
-		t.Run(tc.name, func(t *testing.T) { check(t, "machineBusy", tc.stat, machineBusy, tc.want, tc.err) })
-	}
+		{name: "an old kernel without steal", in: "cpu  1 2 3 4 5 6 7\n", err: "want at least 8"},
+		{name: "no cpu line", in: "intr 1 2 3\nctxt 4\n", err: "no cpu line"},
+		{name: "not a number", in: "cpu  1 2 x 4 5 6 7 8\n", err: "/proc/stat cpu"},
+	})
 }
 
 // TestThisMachine reads this process's and the machine's figures: the
