@@ -48,8 +48,8 @@ func NewClient(cfg *rest.Config) (client.WithWatch, error) {
 
 // Driver creates the load Tenants and changes them.
 type Driver struct {
-	// Client talks to the API server.
-	Client client.Client
+	// Client talks to the API server; WaitReady watches through it.
+	Client client.WithWatch
 	// Names are the load Tenants.
 	Names []string
 	// Log receives progress lines.
@@ -65,7 +65,7 @@ type Driver struct {
 }
 
 // NewDriver returns a driver of n Tenants named prefix-NNNN.
-func NewDriver(c client.Client, prefix string, n int, log io.Writer) *Driver {
+func NewDriver(c client.WithWatch, prefix string, n int, log io.Writer) *Driver {
 	names := make([]string, n)
 	for i := range names {
 		names[i] = Name(prefix, i)
@@ -136,10 +136,6 @@ func (d *Driver) Ready(ctx context.Context) (int, error) {
 func (d *Driver) WaitReady(ctx context.Context, timeout time.Duration) error {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	w, ok := d.Client.(client.WithWatch)
-	if !ok {
-		return fmt.Errorf("waiting for %d Tenants to be Ready: the driver's client cannot watch", len(d.Names))
-	}
 	want := make(map[string]bool, len(d.Names))
 	for _, n := range d.Names {
 		want[n] = true
@@ -148,11 +144,11 @@ func (d *Driver) WaitReady(ctx context.Context, timeout time.Duration) error {
 	lw := &toolscache.ListWatch{
 		ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 			var list v1alpha1.TenantList
-			err := w.List(ctx, &list, &client.ListOptions{Raw: &opts})
+			err := d.Client.List(ctx, &list, &client.ListOptions{Raw: &opts})
 			return &list, err
 		},
 		WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
-			return w.Watch(ctx, &v1alpha1.TenantList{}, &client.ListOptions{Raw: &opts})
+			return d.Client.Watch(ctx, &v1alpha1.TenantList{}, &client.ListOptions{Raw: &opts})
 		},
 	}
 	_, err := watchtools.UntilWithSync(ctx, lw, &v1alpha1.Tenant{}, nil, func(e watch.Event) (bool, error) {
