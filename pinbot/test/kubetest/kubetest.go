@@ -456,7 +456,6 @@ func WaitAllowed(ctx context.Context, c kubernetes.Interface, user string, attrs
 	defer cancel()
 	for _, a := range attrs {
 		for {
-			a := a
 			r, err := c.AuthorizationV1().SubjectAccessReviews().Create(ctx, &authzv1.SubjectAccessReview{
 				Spec: authzv1.SubjectAccessReviewSpec{User: user, Groups: []string{"system:authenticated"}, ResourceAttributes: &a}}, metav1.CreateOptions{})
 			if err != nil {
