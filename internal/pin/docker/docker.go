@@ -2,7 +2,9 @@ package docker
 
 import (
 	"bytes"
+	"encoding/csv"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin/manifest"
@@ -20,7 +22,9 @@ import (
 // "--platform" flags and "AS name" are dropped; FROM lines that name an
 // earlier stage or "scratch" are skipped. Each image's value is "tag",
 // "tag@digest" or "@digest"; an image without either is "latest". Two stages
-// that use one image at different versions give a joined value.
+// that use one image at different versions give a joined value. Images
+// that COPY --from=IMAGE and RUN --mount=from=IMAGE copy or mount files
+// from are read too (a stage's name or index is no image; issue 36).
 func readDockerfile(name string, data []byte) (manifest.Parsed, error) {
 	deps, err := fromImages(name, data, nil)
 	if err != nil {
@@ -40,8 +44,44 @@ func fromImages(name string, data []byte, buildArgs map[string]string) ([]manife
 	lex := shell.NewLex(res.EscapeToken)
 	var meta []string // KEY=value of the ARGs before the first FROM
 	stages := map[string]bool{}
+	// Every stage name, for COPY --from and RUN --mount=from, which BuildKit
+	// resolves against all stages of the file, not only the earlier ones.
+	named := map[string]bool{}
+	for _, n := range res.AST.Children {
+		if !strings.EqualFold(n.Value, "from") {
+			continue
+		}
+		var args []string
+		for x := n.Next; x != nil; x = x.Next {
+			args = append(args, x.Value)
+		}
+		if len(args) == 3 && strings.EqualFold(args[1], "AS") {
+			named[strings.ToLower(args[2])] = true
+		}
+	}
 	seenFrom := false
+	nstages := 0
 	var out []manifest.Dep
+	// fromImage reads the image of a COPY --from or RUN --mount from= value:
+	// a stage's name or index is no image; the value is expanded with the
+	// ARGs before the first FROM, and one naming a variable nothing sets is
+	// an error (fail closed: the image is chosen outside the repository).
+	fromImage := func(n *parser.Node, flag, v string) error {
+		if w, err := lex.ProcessWordWithMatches(v, shell.EnvsFromSlice(meta)); err == nil && len(w.Unmatched) == 0 && w.Result != "" {
+			v = w.Result
+		} else if strings.Contains(v, "$") {
+			return &manifest.ReadError{Path: name, Line: n.StartLine, Err: fmt.Errorf("%s %s=%s: the image depends on a variable no ARG before the first FROM sets; pinbot cannot tell which image it is", strings.ToUpper(n.Value), flag, v)}
+		}
+		if named[strings.ToLower(v)] || isStageIndex(v, nstages) || strings.EqualFold(v, "scratch") {
+			return nil
+		}
+		img, val, err := ParseImageRef(v)
+		if err != nil {
+			return &manifest.ReadError{Path: name, Line: n.StartLine, Err: fmt.Errorf("%s %s=%s: %w", strings.ToUpper(n.Value), flag, v, err)}
+		}
+		out = append(out, manifest.Dep{Eco: Name, Pkg: img, Value: val})
+		return nil
+	}
 	for _, n := range res.AST.Children {
 		var args []string
 		for x := n.Next; x != nil; x = x.Next {
@@ -67,8 +107,33 @@ func fromImages(name string, data []byte, buildArgs map[string]string) ([]manife
 				}
 				meta = append(meta, k+"="+v)
 			}
+		case "copy":
+			for _, f := range n.Flags {
+				if v, ok := strings.CutPrefix(f, "--from="); ok {
+					if err := fromImage(n, "--from", v); err != nil {
+						return nil, err
+					}
+				}
+			}
+		case "run":
+			for _, f := range n.Flags {
+				v, ok := strings.CutPrefix(f, "--mount=")
+				if !ok {
+					continue
+				}
+				from, err := mountFrom(v)
+				if err != nil {
+					return nil, &manifest.ReadError{Path: name, Line: n.StartLine, Err: fmt.Errorf("RUN --mount=%s: %w", v, err)}
+				}
+				if from != "" {
+					if err := fromImage(n, "--mount from", from); err != nil {
+						return nil, err
+					}
+				}
+			}
 		case "from":
 			seenFrom = true
+			nstages++
 			if len(args) == 0 {
 				return nil, &manifest.ReadError{Path: name, Line: n.StartLine, Err: fmt.Errorf("FROM without an image")}
 			}
@@ -97,6 +162,31 @@ func fromImages(name string, data []byte, buildArgs map[string]string) ([]manife
 		}
 	}
 	return out, nil
+}
+
+// isStageIndex reports a --from value that is the index of a stage
+// ("0"), which BuildKit accepts for stages before the instruction.
+func isStageIndex(v string, stages int) bool {
+	i, err := strconv.Atoi(v)
+	return err == nil && i >= 0 && i < stages
+}
+
+// mountFrom returns the from= of a RUN --mount value, read as BuildKit
+// reads it: comma-separated key=value fields, CSV-quoted, keys in any case.
+func mountFrom(v string) (string, error) {
+	r := csv.NewReader(strings.NewReader(v))
+	fields, err := r.Read()
+	if err != nil {
+		return "", fmt.Errorf("reading the mount's fields: %w", err)
+	}
+	from := ""
+	for _, f := range fields {
+		k, val, _ := strings.Cut(f, "=")
+		if strings.EqualFold(strings.TrimSpace(k), "from") {
+			from = strings.TrimSpace(val)
+		}
+	}
+	return from, nil
 }
 
 // ParseImageRef splits "registry/name:tag@digest" into the normalised image

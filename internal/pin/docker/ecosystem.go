@@ -39,10 +39,19 @@ func Normalize(name string) string {
 	return strings.TrimPrefix(n, "library/")
 }
 
+// isDockerfilePath matches the Dockerfile names Renovate's dockerfile
+// manager and Dependabot's docker ecosystem read: Dockerfile and
+// Containerfile, NAME.Dockerfile and NAME.Containerfile, and any name that
+// starts with Dockerfile or Containerfile (Dockerfile.prod, Dockerfile-dev,
+// Containerfile.arm64), in any case. A per-Dockerfile ignore file
+// (Dockerfile.dockerignore) is not a Dockerfile.
 func isDockerfilePath(p string) bool {
 	lower := strings.ToLower(path.Base(p))
+	if strings.HasSuffix(lower, ".dockerignore") {
+		return false
+	}
 	for _, n := range []string{"dockerfile", "containerfile"} {
-		if lower == n || strings.HasPrefix(lower, n+".") || strings.HasSuffix(lower, "."+n) {
+		if strings.HasPrefix(lower, n) || strings.HasSuffix(lower, "."+n) {
 			return true
 		}
 	}
@@ -69,7 +78,7 @@ func isComposePath(p string) bool {
 // Inputs are the files whose change can alter the images Docker and
 // Compose build or run, from their documentation.
 var Inputs = []manifest.Input{
-	{Files: "Dockerfile, Containerfile, *.Dockerfile, Dockerfile.* at any depth", Role: "FROM images and their ARG defaults",
+	{Files: "Dockerfile*, Containerfile*, *.Dockerfile, *.Containerfile at any depth (Renovate's and Dependabot's patterns)", Role: "FROM, COPY --from and RUN --mount=from images and their ARG defaults",
 		Example: "images/api/Dockerfile", Match: isDockerfilePath, Evaluated: true, Doc: "https://docs.docker.com/reference/dockerfile/#from"},
 	{Files: "compose.yaml, docker-compose.yml and their variants", Role: "service images", Example: "deploy/compose.prod.yaml",
 		Match: isComposePath, Evaluated: true, Doc: "https://docs.docker.com/reference/compose-file/services/#image"},

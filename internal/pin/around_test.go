@@ -1,0 +1,59 @@
+package pin
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// aroundCases are bumps of a pinned dependency through the formats around
+// the manifests (issue 36, item 2): each must be seen by Diff and
+// DiffFiles, where on 38dce0e it passed unseen. They seed FuzzAround.
+var aroundCases = []diffCase{
+	{
+		name: "dockerfile COPY --from image bumped",
+		base: map[string]string{"Dockerfile": "FROM python:3.12-slim\nCOPY --from=ghcr.io/astral-sh/uv:0.5.11 /uv /bin/uv\n"},
+		head: map[string]string{"Dockerfile": "FROM python:3.12-slim\nCOPY --from=ghcr.io/astral-sh/uv:0.6.0 /uv /bin/uv\n"},
+		want: []Change{{Ecosystem: Docker, Package: "ghcr.io/astral-sh/uv", Manifest: "Dockerfile", Old: "0.5.11", New: "0.6.0"}},
+	},
+	{
+		name: "dockerfile RUN --mount=from image bumped",
+		base: map[string]string{"build/Dockerfile": "FROM debian:12\nRUN --mount=type=bind,from=nginx:1.25.3,source=/etc/nginx,target=/n cp -r /n /etc/nginx\n"},
+		head: map[string]string{"build/Dockerfile": "FROM debian:12\nRUN --mount=type=bind,from=nginx:1.27.0,source=/etc/nginx,target=/n cp -r /n /etc/nginx\n"},
+		want: []Change{{Ecosystem: Docker, Package: "nginx", Manifest: "build/Dockerfile", Old: "1.25.3", New: "1.27.0"}},
+	},
+	{
+		name: "Dockerfile-* and Containerfile* are Dockerfiles",
+		base: map[string]string{"images/Dockerfile-worker": "FROM redis:7.2.4\n", "Containerfile.arm64": "FROM postgres:16.3\n"},
+		head: map[string]string{"images/Dockerfile-worker": "FROM redis:7.4.0\n", "Containerfile.arm64": "FROM postgres:16.4\n"},
+		want: []Change{
+			{Ecosystem: Docker, Package: "postgres", Manifest: "Containerfile.arm64", Old: "16.3", New: "16.4"},
+			{Ecosystem: Docker, Package: "redis", Manifest: "images/Dockerfile-worker", Old: "7.2.4", New: "7.4.0"},
+		},
+	},
+}
+
+func TestAround(t *testing.T) {
+	for _, tt := range aroundCases {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Diff(mapFS(t, tt.base), mapFS(t, tt.head))
+			if err != nil {
+				t.Fatalf("Diff: %v", err)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("Diff (-want +got):\n%s", d)
+			}
+			var files []FilePair
+			for p := range union(tt.base, tt.head) {
+				files = append(files, FilePair{Path: p, Base: bytesOrNil(tt.base, p), Head: bytesOrNil(tt.head, p)})
+			}
+			got, err = DiffFiles(files)
+			if err != nil {
+				t.Fatalf("DiffFiles: %v", err)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("DiffFiles (-want +got):\n%s", d)
+			}
+		})
+	}
+}
