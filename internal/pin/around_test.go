@@ -1,6 +1,7 @@
 package pin
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -31,6 +32,67 @@ var aroundCases = []diffCase{
 			{Ecosystem: Docker, Package: "redis", Manifest: "images/Dockerfile-worker", Old: "7.2.4", New: "7.4.0"},
 		},
 	},
+	{
+		name: "compose x- anchor merged into a service bumped",
+		base: map[string]string{"compose.yaml": "x-redis: &redis\n  image: redis:7.2.4\n  restart: always\nservices:\n  cache:\n    <<: *redis\n"},
+		head: map[string]string{"compose.yaml": "x-redis: &redis\n  image: redis:7.4.0\n  restart: always\nservices:\n  cache:\n    <<: *redis\n"},
+		want: []Change{{Ecosystem: Docker, Package: "redis", Manifest: "compose.yaml", Old: "7.2.4", New: "7.4.0"}},
+	},
+	{
+		name: "compose extends: the extended file bumped alone moves the extending service",
+		base: map[string]string{
+			"deploy/compose.yaml":      "services:\n  web:\n    extends: {file: ../common/compose.base.yaml, service: app}\n",
+			"common/compose.base.yaml": "services:\n  app:\n    image: nginx:1.25.3\n",
+		},
+		head: map[string]string{
+			"deploy/compose.yaml":      "services:\n  web:\n    extends: {file: ../common/compose.base.yaml, service: app}\n",
+			"common/compose.base.yaml": "services:\n  app:\n    image: nginx:1.27.0\n",
+		},
+		want: []Change{
+			{Ecosystem: Docker, Package: "nginx", Manifest: "common/compose.base.yaml", Old: "1.25.3", New: "1.27.0"},
+			{Ecosystem: Docker, Package: "nginx", Manifest: "deploy/compose.yaml", Old: "1.25.3", New: "1.27.0", Via: "Compose's interpolation and build args"},
+		},
+	},
+}
+
+// aroundErrCases are forms pinbot cannot follow: each fails closed with an
+// error naming the file and line, never a silent pass.
+var aroundErrCases = []struct {
+	name       string
+	base, head map[string]string
+	want       string // prefix of the error
+}{
+	{
+		name: "compose extends a file pinbot does not read",
+		base: map[string]string{"compose.yaml": "services:\n  web:\n    image: nginx:1.25.3\n"},
+		head: map[string]string{"compose.yaml": "services:\n  web:\n    extends: {file: common-services.yml, service: web}\n"},
+		want: "compose.yaml:3: services.web extends web of common-services.yml, which pinbot does not read",
+	},
+	{
+		name: "compose include of a missing file",
+		base: map[string]string{"compose.yaml": "services:\n  web:\n    image: nginx:1.25.3\n"},
+		head: map[string]string{"compose.yaml": "include:\n  - infra/compose.yaml\nservices:\n  web:\n    image: nginx:1.25.3\n"},
+		want: "compose.yaml:2: include infra/compose.yaml, which is not in the repository",
+	},
+}
+
+func TestAroundFailsClosed(t *testing.T) {
+	for _, tt := range aroundErrCases {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Diff(mapFS(t, tt.base), mapFS(t, tt.head))
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("Diff error = %v, want one starting %q", err, tt.want)
+			}
+			var files []FilePair
+			for p := range union(tt.base, tt.head) {
+				files = append(files, FilePair{Path: p, Base: bytesOrNil(tt.base, p), Head: bytesOrNil(tt.head, p)})
+			}
+			_, err = DiffFiles(files)
+			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+				t.Errorf("DiffFiles error = %v, want one starting %q", err, tt.want)
+			}
+		})
+	}
 }
 
 func TestAround(t *testing.T) {

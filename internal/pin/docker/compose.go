@@ -16,20 +16,15 @@ var composeVarRE = regexp.MustCompile(`\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-
 
 // readCompose reads the images of a docker compose file: services.NAME.image
 // (ecosystem docker, as Dependabot treats compose files), one section per
-// service. A variable with a default ("${TAG:-1.27.0}") takes the default;
+// service, with YAML aliases, merge keys and extends within the file
+// applied as Compose applies them. A variable with a default ("${TAG:-1.27.0}") takes the default;
 // a variable without one is set by an environment pinbot does not see, so
 // the image cannot be read: an error naming the line (fail closed).
 func readCompose(name string, data []byte) (manifest.Parsed, error) {
-	var root yaml.Node
-	if err := yaml.Unmarshal(data, &root); err != nil {
-		return manifest.Parsed{}, manifest.YAMLError(name, 1, err)
-	}
-	if len(root.Content) == 0 {
-		return manifest.Parsed{}, nil
-	}
-	doc := root.Content[0]
-	if doc.Kind != yaml.MappingNode {
-		return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: doc.Line, Err: errors.New("want a mapping with services")}
+	l := &composeLoader{files: map[string][]byte{name: data}, docs: map[string]*yaml.Node{}}
+	doc, err := l.doc(name)
+	if err != nil || doc == nil {
+		return manifest.Parsed{}, err
 	}
 	services := mapValue(doc, "services")
 	if services == nil {
@@ -41,11 +36,16 @@ func readCompose(name string, data []byte) (manifest.Parsed, error) {
 	var out []manifest.Dep
 	var errs []error
 	for i := 0; i+1 < len(services.Content); i += 2 {
-		svc, body := services.Content[i].Value, services.Content[i+1]
-		if body.Kind != yaml.MappingNode {
-			continue // an empty service or an anchor alias
+		svc := services.Content[i].Value
+		s, ok, err := l.load(name, svc, nil)
+		if err != nil {
+			errs = append(errs, err)
+			continue
 		}
-		img := mapValue(body, "image")
+		if !ok {
+			continue // an empty service, or one extending another file's
+		}
+		img := mapValue(s.body, "image")
 		if img == nil {
 			continue // built from a Dockerfile, which is read on its own
 		}

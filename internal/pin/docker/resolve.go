@@ -50,14 +50,21 @@ func resolveCompose(files map[string][]byte) ([]manifest.Module, error) {
 	return out, errors.Join(errs...)
 }
 
+// composeModule resolves one compose file: its services' images (with
+// extends applied) and the images their Dockerfiles build from.
 func composeModule(p string, files map[string][]byte) (manifest.Module, error) {
+	l := &composeLoader{files: files, docs: map[string]*yaml.Node{}}
+	m, err := composeServices(p, files, l)
+	m.Inputs = append(m.Inputs, l.inputs...)
+	m.Unresolved = append(m.Unresolved, l.unresolved...)
+	return m, err
+}
+
+func composeServices(p string, files map[string][]byte, l *composeLoader) (manifest.Module, error) {
 	m := manifest.Module{Path: p, Inputs: []string{p}}
-	var root yaml.Node
-	if err := yaml.Unmarshal(files[p], &root); err != nil {
-		return m, manifest.YAMLError(p, 1, err)
-	}
-	if len(root.Content) == 0 || root.Content[0].Kind != yaml.MappingNode {
-		return m, nil
+	doc, err := l.doc(p)
+	if err != nil || doc == nil {
+		return m, err
 	}
 	dir := path.Dir(p)
 	env := map[string]string{}
@@ -65,21 +72,29 @@ func composeModule(p string, files map[string][]byte) (manifest.Module, error) {
 		m.Inputs = append(m.Inputs, envPath)
 		env = parseDotEnv(files[envPath])
 	}
-	services := mapValue(root.Content[0], "services")
+	if err := l.includes(p, doc); err != nil {
+		return m, err
+	}
+	services := mapValue(doc, "services")
 	if services == nil || services.Kind != yaml.MappingNode {
 		return m, nil
 	}
-	unresolved := func(pkg, section string, line int, reason string) {
-		m.Unresolved = append(m.Unresolved, manifest.Unresolved{Pkg: pkg, Section: section, Path: p, Line: line, Reason: reason})
-	}
 	for i := 0; i+1 < len(services.Content); i += 2 {
-		svc, body := services.Content[i].Value, services.Content[i+1]
-		if body.Kind != yaml.MappingNode {
+		svc := services.Content[i].Value
+		s, ok, err := l.load(p, svc, nil)
+		if err != nil {
+			return m, err
+		}
+		if !ok {
 			continue
+		}
+		body, at := s.body, s.file
+		unresolved := func(pkg, section string, line int, reason string) {
+			m.Unresolved = append(m.Unresolved, manifest.Unresolved{Pkg: pkg, Section: section, Path: at, Line: line, Reason: reason})
 		}
 		img := mapValue(body, "image")
 		if img != nil && (img.Kind != yaml.ScalarNode || img.Value == "") {
-			return m, &manifest.ReadError{Path: p, Line: img.Line, Err: fmt.Errorf("services.%s.image: want an image reference", svc)}
+			return m, &manifest.ReadError{Path: at, Line: img.Line, Err: fmt.Errorf("services.%s.image: want an image reference", svc)}
 		}
 		if img != nil {
 			section := "services." + svc
@@ -95,6 +110,7 @@ func composeModule(p string, files map[string][]byte) (manifest.Module, error) {
 				m.Deps = append(m.Deps, manifest.Dep{Eco: Name, Pkg: pkg, Section: section, Value: val})
 			}
 		}
+		dir := s.buildDir
 		build := mapValue(body, "build")
 		if build == nil {
 			continue
