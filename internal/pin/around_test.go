@@ -53,6 +53,15 @@ var aroundCases = []diffCase{
 			{Ecosystem: Docker, Package: "nginx", Manifest: "deploy/compose.yaml", Old: "1.25.3", New: "1.27.0", Via: "Compose's interpolation and build args"},
 		},
 	},
+	{
+		name: "workflow job container and service images bumped",
+		base: map[string]string{".github/workflows/ci.yml": "on: push\njobs:\n  test:\n    runs-on: ubuntu-24.04\n    container: node:20.11\n    services:\n      db:\n        image: postgres:16.3\n    steps:\n      - run: npm test\n"},
+		head: map[string]string{".github/workflows/ci.yml": "on: push\njobs:\n  test:\n    runs-on: ubuntu-24.04\n    container: node:22.1\n    services:\n      db:\n        image: postgres:17.0\n    steps:\n      - run: npm test\n"},
+		want: []Change{
+			{Ecosystem: Docker, Package: "node", Manifest: ".github/workflows/ci.yml", Old: "20.11", New: "22.1"},
+			{Ecosystem: Docker, Package: "postgres", Manifest: ".github/workflows/ci.yml", Old: "16.3", New: "17.0"},
+		},
+	},
 }
 
 // aroundErrCases are forms pinbot cannot follow: each fails closed with an
@@ -73,6 +82,12 @@ var aroundErrCases = []struct {
 		base: map[string]string{"compose.yaml": "services:\n  web:\n    image: nginx:1.25.3\n"},
 		head: map[string]string{"compose.yaml": "include:\n  - infra/compose.yaml\nservices:\n  web:\n    image: nginx:1.25.3\n"},
 		want: "compose.yaml:2: include infra/compose.yaml, which is not in the repository",
+	},
+	{
+		name: "workflow service image set by a matrix expression",
+		base: map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    services:\n      db:\n        image: postgres:16.3\n"},
+		head: map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    services:\n      db:\n        image: postgres:${{ matrix.pg }}\n"},
+		want: ".github/workflows/ci.yml:5: jobs.t.services.db \"postgres:${{ matrix.pg }}\" is an expression",
 	},
 }
 

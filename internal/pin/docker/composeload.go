@@ -29,6 +29,12 @@ const maxComposeNodes = 1 << 16
 // composeDoc parses a compose file and returns its root mapping (nil for an
 // empty file) with aliases followed and merge keys applied.
 func composeDoc(name string, data []byte) (*yaml.Node, error) {
+	return yamlDoc(name, data, "a mapping with services")
+}
+
+// yamlDoc parses a YAML file whose root is a mapping (want names it in the
+// error) and returns the root with aliases followed and merge keys applied.
+func yamlDoc(name string, data []byte, want string) (*yaml.Node, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
 		return nil, manifest.YAMLError(name, 1, err)
@@ -41,7 +47,7 @@ func composeDoc(name string, data []byte) (*yaml.Node, error) {
 		doc = doc.Alias
 	}
 	if doc == nil || doc.Kind != yaml.MappingNode {
-		return nil, &manifest.ReadError{Path: name, Line: root.Content[0].Line, Err: errors.New("want a mapping with services")}
+		return nil, &manifest.ReadError{Path: name, Line: root.Content[0].Line, Err: errors.New("want " + want)}
 	}
 	budget := maxComposeNodes
 	out, err := expand(doc, 0, &budget)

@@ -85,6 +85,8 @@ var Inputs = []manifest.Input{
 	{Files: ".env beside a compose file", Role: "variables Compose interpolates into image references and build args",
 		Example: "deploy/.env", Match: manifest.Base(".env"), Evaluated: true,
 		Doc: "https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/"},
+	{Files: ".github/workflows/*.yml, *.yaml", Role: "the images of jobs' container: and services:", Example: ".github/workflows/ci.yml",
+		Match: isWorkflowPath, Evaluated: true, Doc: "https://docs.github.com/actions/writing-workflows/workflow-syntax-for-github-actions#jobsjob_idcontainer"},
 	{Files: "docker-bake.hcl, docker-bake.json", Role: "Buildx Bake targets and their args", Example: "docker-bake.hcl",
 		Match: manifest.Base("docker-bake.hcl", "docker-bake.json"), Doc: "https://docs.docker.com/build/bake/reference/"},
 	{Files: "values.yaml, values.yml at any depth (Renovate's helm-values manager)", Role: "a chart's images: *image keys with repository and tag or version, registry, digest, or a plain reference",

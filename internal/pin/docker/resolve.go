@@ -30,15 +30,18 @@ func resolveCompose(files map[string][]byte) ([]manifest.Module, error) {
 	var out []manifest.Module
 	var paths []string
 	for p := range files {
-		if isComposePath(p) || isHelmValuesPath(p) {
+		if isComposePath(p) || isHelmValuesPath(p) || isWorkflowPath(p) {
 			paths = append(paths, p)
 		}
 	}
 	sort.Strings(paths)
 	for _, p := range paths {
 		module := composeModule
-		if isHelmValuesPath(p) {
+		switch {
+		case isHelmValuesPath(p):
 			module = valuesModule // ADR 0256
+		case isWorkflowPath(p):
+			module = workflowModule
 		}
 		m, err := module(p, files)
 		if err != nil {
