@@ -62,6 +62,16 @@ var aroundCases = []diffCase{
 			{Ecosystem: Docker, Package: "postgres", Manifest: ".github/workflows/ci.yml", Old: "16.3", New: "17.0"},
 		},
 	},
+	{
+		name: "kustomize images[] newTag bumped, and a pinned image renamed by newName",
+		base: map[string]string{"deploy/overlays/prod/kustomization.yaml": "resources:\n  - ../../base\nimages:\n  - name: nginx\n    newTag: 1.25.3\n  - name: redis\n    newTag: 7.2.4\n"},
+		head: map[string]string{"deploy/overlays/prod/kustomization.yaml": "resources:\n  - ../../base\nimages:\n  - name: nginx\n    newTag: 1.27.0\n  - name: redis\n    newName: ghcr.io/acme/redis\n    newTag: 7.2.4\n"},
+		want: []Change{
+			{Ecosystem: Docker, Package: "ghcr.io/acme/redis", Manifest: "deploy/overlays/prod/kustomization.yaml", New: "7.2.4"},
+			{Ecosystem: Docker, Package: "nginx", Manifest: "deploy/overlays/prod/kustomization.yaml", Old: "1.25.3", New: "1.27.0"},
+			{Ecosystem: Docker, Package: "redis", Manifest: "deploy/overlays/prod/kustomization.yaml", Old: "7.2.4", New: "→ ghcr.io/acme/redis:7.2.4"},
+		},
+	},
 }
 
 // aroundErrCases are forms pinbot cannot follow: each fails closed with an
@@ -88,6 +98,12 @@ var aroundErrCases = []struct {
 		base: map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    services:\n      db:\n        image: postgres:16.3\n"},
 		head: map[string]string{".github/workflows/ci.yml": "jobs:\n  t:\n    services:\n      db:\n        image: postgres:${{ matrix.pg }}\n"},
 		want: ".github/workflows/ci.yml:5: jobs.t.services.db \"postgres:${{ matrix.pg }}\" is an expression",
+	},
+	{
+		name: "kustomize remote base moved to another ref",
+		base: map[string]string{"kustomization.yaml": "resources:\n  - github.com/acme/platform//deploy?ref=v1.2.3\n"},
+		head: map[string]string{"kustomization.yaml": "resources:\n  - github.com/acme/platform//deploy?ref=v1.3.0\n"},
+		want: "kustomization.yaml:2: resources \"github.com/acme/platform//deploy?ref=v1.3.0\" is fetched from outside the repository",
 	},
 }
 

@@ -30,7 +30,7 @@ func resolveCompose(files map[string][]byte) ([]manifest.Module, error) {
 	var out []manifest.Module
 	var paths []string
 	for p := range files {
-		if isComposePath(p) || isHelmValuesPath(p) || isWorkflowPath(p) {
+		if isComposePath(p) || isHelmValuesPath(p) || isWorkflowPath(p) || isKustomizationPath(p) {
 			paths = append(paths, p)
 		}
 	}
@@ -42,6 +42,8 @@ func resolveCompose(files map[string][]byte) ([]manifest.Module, error) {
 			module = valuesModule // ADR 0256
 		case isWorkflowPath(p):
 			module = workflowModule
+		case isKustomizationPath(p):
+			module = kustomizeModule
 		}
 		m, err := module(p, files)
 		if err != nil {
