@@ -72,6 +72,24 @@ var aroundCases = []diffCase{
 			{Ecosystem: Docker, Package: "redis", Manifest: "deploy/overlays/prod/kustomization.yaml", Old: "7.2.4", New: "→ ghcr.io/acme/redis:7.2.4"},
 		},
 	},
+	{
+		name: "terraform legacy provider block version bumped",
+		base: map[string]string{"infra/main.tf": "provider \"aws\" {\n  region  = \"eu-west-1\"\n  version = \"= 2.70.0\"\n}\n"},
+		head: map[string]string{"infra/main.tf": "provider \"aws\" {\n  region  = \"eu-west-1\"\n  version = \"= 3.0.0\"\n}\n"},
+		want: []Change{{Ecosystem: Terraform, Package: "hashicorp/aws", Manifest: "infra/main.tf", Old: "=2.70.0", New: "=3.0.0"}},
+	},
+	{
+		name: "terraform module from a subdirectory of a pinned repository, in a submodule, named by its repository",
+		base: map[string]string{"main.tf": "module \"net\" {\n  source = \"./modules/net\"\n}\n", "modules/net/main.tf": "module \"sg\" {\n  source = \"git::https://github.com/acme/tf-modules.git//sg?ref=v1.2.3\"\n}\n"},
+		head: map[string]string{"main.tf": "module \"net\" {\n  source = \"./modules/net\"\n}\n", "modules/net/main.tf": "module \"sg\" {\n  source = \"git::https://github.com/acme/tf-modules.git//sg?ref=v1.3.0\"\n}\n"},
+		want: []Change{{Ecosystem: Terraform, Package: "github.com/acme/tf-modules", Manifest: "modules/net/main.tf", Old: "source git::https://github.com/acme/tf-modules.git//sg?ref=v1.2.3", New: "source git::https://github.com/acme/tf-modules.git//sg?ref=v1.3.0"}},
+	},
+	{
+		name: "terragrunt terraform.source ref bumped",
+		base: map[string]string{"live/prod/vpc/terragrunt.hcl": "terraform {\n  source = \"git::git@github.com:acme/tf-modules.git//vpc?ref=v1.2.3\"\n}\n"},
+		head: map[string]string{"live/prod/vpc/terragrunt.hcl": "terraform {\n  source = \"git::git@github.com:acme/tf-modules.git//vpc?ref=v1.3.0\"\n}\n"},
+		want: []Change{{Ecosystem: Terraform, Package: "github.com/acme/tf-modules", Manifest: "live/prod/vpc/terragrunt.hcl", Old: "source git::git@github.com:acme/tf-modules.git//vpc?ref=v1.2.3", New: "source git::git@github.com:acme/tf-modules.git//vpc?ref=v1.3.0"}},
+	},
 }
 
 // aroundErrCases are forms pinbot cannot follow: each fails closed with an
@@ -104,6 +122,12 @@ var aroundErrCases = []struct {
 		base: map[string]string{"kustomization.yaml": "resources:\n  - github.com/acme/platform//deploy?ref=v1.2.3\n"},
 		head: map[string]string{"kustomization.yaml": "resources:\n  - github.com/acme/platform//deploy?ref=v1.3.0\n"},
 		want: "kustomization.yaml:2: resources \"github.com/acme/platform//deploy?ref=v1.3.0\" is fetched from outside the repository",
+	},
+	{
+		name: "terragrunt source from an include's locals",
+		base: map[string]string{"live/vpc/terragrunt.hcl": "terraform {\n  source = \"${include.envcommon.locals.base_source_url}?ref=v0.8.0\"\n}\n"},
+		head: map[string]string{"live/vpc/terragrunt.hcl": "terraform {\n  source = \"${include.envcommon.locals.base_source_url}?ref=v0.9.0\"\n}\n"},
+		want: "live/vpc/terragrunt.hcl:2: terraform.source = \"${include.envcommon.locals.base_source_url}?ref=v0.9.0\" depends on values set outside this file",
 	},
 }
 

@@ -25,9 +25,9 @@ var workflowCases = []struct {
 			{Eco: Name, Pkg: "ghcr.io/acme/lint", Section: "jobs.lint.container", Value: "@sha256:ab"}},
 	},
 	{
-		name: "an image from an anchor, and expressions",
-		in: "jobs:\n  a:\n    container: &img {image: \"redis:7.2\"}\n    services:\n      pg: {image: \"postgres:${{ matrix.pg }}\"}\n      x: {image: \"${{ matrix.image }}\"}\n  b:\n    container: *img\n",
-		want: []manifest.Dep{{Eco: Name, Pkg: "redis", Section: "jobs.a.container", Value: "7.2"}, {Eco: Name, Pkg: "redis", Section: "jobs.b.container", Value: "7.2"}},
+		name:       "an image from an anchor, and expressions",
+		in:         "jobs:\n  a:\n    container: &img {image: \"redis:7.2\"}\n    services:\n      pg: {image: \"postgres:${{ matrix.pg }}\"}\n      x: {image: \"${{ matrix.image }}\"}\n  b:\n    container: *img\n",
+		want:       []manifest.Dep{{Eco: Name, Pkg: "redis", Section: "jobs.a.container", Value: "7.2"}, {Eco: Name, Pkg: "redis", Section: "jobs.b.container", Value: "7.2"}},
 		unresolved: []string{"postgres jobs.a.services.pg", " jobs.a.services.x"},
 	},
 	{name: "an image that is a list", in: "jobs:\n  a:\n    container:\n      image: [x]\n", err: ".github/workflows/ci.yml:4: jobs.a.container: want an image reference"},

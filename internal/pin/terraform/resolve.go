@@ -32,9 +32,17 @@ func resolveModules(files map[string][]byte) ([]manifest.Module, error) {
 	calls := map[string][]string{} // dir -> local module dirs it calls
 	byDir := map[string][]string{} // dir -> its configuration files
 	var errs []error
+	var grunts []manifest.Module
 	for _, p := range sortedPaths(files) {
 		data := files[p]
 		switch {
+		case isTerragruntPath(p):
+			m, err := terragruntModule(p, data)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			grunts = append(grunts, m)
 		case path.Base(p) == ".terraform.lock.hcl":
 			pr, err := readTerraformLock(p, data)
 			if err != nil {
@@ -72,10 +80,24 @@ func resolveModules(files map[string][]byte) ([]manifest.Module, error) {
 	for _, dir := range sortedPaths(byDir) {
 		rs := roots[dir]
 		sort.Strings(rs)
+		parsed := map[string]manifest.Parsed{}
+		sources := map[string]string{} // local name -> provider, across the module's files
 		for _, p := range byDir[dir] {
 			pr, err := readTerraform(p, files[p])
 			if err != nil {
 				errs = append(errs, err)
+				continue
+			}
+			parsed[p] = pr
+			for _, d := range pr.Deps {
+				if local, ok := strings.CutPrefix(d.Section, "required_providers."); ok {
+					sources[local] = d.Pkg
+				}
+			}
+		}
+		for _, p := range byDir[dir] {
+			pr, ok := parsed[p]
+			if !ok {
 				continue
 			}
 			m := manifest.Module{Path: p, Inputs: []string{p}}
@@ -83,7 +105,10 @@ func resolveModules(files map[string][]byte) ([]manifest.Module, error) {
 				m.Inputs = append(m.Inputs, lockPath[r])
 			}
 			for _, d := range pr.Deps {
-				if strings.HasPrefix(d.Section, "required_providers.") && len(rs) > 0 {
+				if local, ok := strings.CutPrefix(d.Section, "provider."); ok && sources[local] != "" {
+					d.Pkg = sources[local]
+				}
+				if (strings.HasPrefix(d.Section, "required_providers.") || strings.HasPrefix(d.Section, "provider.")) && len(rs) > 0 {
 					d.Value = lockedValue(d.Pkg, d.Value, rs, locks)
 				}
 				m.Deps = append(m.Deps, d)
@@ -91,6 +116,7 @@ func resolveModules(files map[string][]byte) ([]manifest.Module, error) {
 			out = append(out, m)
 		}
 	}
+	out = append(out, grunts...)
 	return out, errors.Join(errs...)
 }
 

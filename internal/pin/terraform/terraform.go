@@ -49,7 +49,8 @@ func staticString(name string, a *hclsyntax.Attribute) (string, error) {
 
 // readTerraform reads a Terraform configuration file (.tf): the version
 // constraints of terraform { required_providers { ... } } (object and
-// legacy string forms; a provider without a source is hashicorp/NAME) and
+// legacy string forms; a provider without a source is hashicorp/NAME), of
+// provider blocks' legacy version argument, and
 // of module blocks with a registry source. A module with a git or other
 // remote source is "source <address>" (its version is in the ref); local
 // modules ("./", "../") have none and are skipped.
@@ -80,6 +81,22 @@ func readTerraform(name string, data []byte) (manifest.Parsed, error) {
 					out = append(out, d)
 				}
 			}
+		case "provider":
+			// The legacy version argument of a provider configuration
+			// (Terraform 0.12 and earlier; later versions still add it to
+			// the module's constraints, with a warning). Its provider is
+			// the module's required_providers entry of that local name,
+			// which the resolver looks up, else hashicorp/NAME.
+			va, ok := b.Body.Attributes["version"]
+			if !ok || len(b.Labels) != 1 {
+				continue
+			}
+			v, err := staticString(name, va)
+			if err != nil {
+				errs = append(errs, err)
+				continue
+			}
+			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize("hashicorp/" + b.Labels[0]), Section: "provider." + b.Labels[0], Value: tfConstraint(v)})
 		case "module":
 			if len(b.Labels) != 1 {
 				continue
