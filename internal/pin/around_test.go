@@ -90,6 +90,18 @@ var aroundCases = []diffCase{
 		head: map[string]string{"live/prod/vpc/terragrunt.hcl": "terraform {\n  source = \"git::git@github.com:acme/tf-modules.git//vpc?ref=v1.3.0\"\n}\n"},
 		want: []Change{{Ecosystem: Terraform, Package: "github.com/acme/tf-modules", Manifest: "live/prod/vpc/terragrunt.hcl", Old: "source git::git@github.com:acme/tf-modules.git//vpc?ref=v1.2.3", New: "source git::git@github.com:acme/tf-modules.git//vpc?ref=v1.3.0"}},
 	},
+	{
+		name: "helm subchart unpacked under charts/ bumped at its own Chart.yaml version",
+		base: map[string]string{
+			"deploy/app/Chart.yaml":              "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n  - name: redis\n    version: 18.1.0\n    repository: https://charts.bitnami.com/bitnami\n",
+			"deploy/app/charts/redis/Chart.yaml": "apiVersion: v2\nname: redis\nversion: 18.1.0\n",
+		},
+		head: map[string]string{
+			"deploy/app/Chart.yaml":              "apiVersion: v2\nname: app\nversion: 1.0.0\ndependencies:\n  - name: redis\n    version: 18.1.0\n    repository: https://charts.bitnami.com/bitnami\n",
+			"deploy/app/charts/redis/Chart.yaml": "apiVersion: v2\nname: redis\nversion: 19.0.0\n",
+		},
+		want: []Change{{Ecosystem: Helm, Package: "redis", Manifest: "deploy/app/charts/redis/Chart.yaml", Old: "18.1.0", New: "19.0.0", Resolved: true}},
+	},
 }
 
 // aroundErrCases are forms pinbot cannot follow: each fails closed with an

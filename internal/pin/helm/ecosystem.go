@@ -20,7 +20,9 @@ var Definition = manifest.Definition{
 		{Name: "Chart.lock", Match: manifest.Base("Chart.lock"), Read: ReadChartLock},
 		{Name: "Helm v1 requirements.yaml", Match: manifest.Base("requirements.yaml"), Read: readChart},
 	},
-	Inputs: Inputs,
+	Inputs:  Inputs,
+	Resolve: resolveVendored,
+	Via:     "the unpacked subchart's own Chart.yaml",
 }
 
 // Normalize lower-cases a chart name.
@@ -29,7 +31,7 @@ func Normalize(name string) string { return strings.ToLower(strings.TrimSpace(na
 // Inputs are the files whose change can alter the chart versions Helm
 // builds a chart with, from Helm's documentation.
 var Inputs = []manifest.Input{
-	{Files: "Chart.yaml at any depth", Role: "chart dependencies", Example: "charts/app/Chart.yaml",
+	{Files: "Chart.yaml at any depth", Role: "chart dependencies; for a chart unpacked under a chart's charts/ folder, its own version, which Helm installs", Example: "charts/app/Chart.yaml",
 		Match: manifest.Base("Chart.yaml"), Evaluated: true, Doc: "https://helm.sh/docs/topics/charts/#chart-dependencies"},
 	{Files: "Chart.lock", Role: "the lock file", Example: "charts/app/Chart.lock", Match: manifest.Base("Chart.lock"), Evaluated: true,
 		Doc: "https://helm.sh/docs/helm/helm_dependency/"},

@@ -20,7 +20,7 @@ var terragruntCases = []struct {
 	{
 		name: "a git source with a ref, through the file's locals",
 		file: "live/prod/vpc/terragrunt.hcl",
-		in: "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\nlocals {\n  repo = \"git::git@github.com:acme/infra-modules.git\"\n  base = \"${local.repo}//vpc\"\n}\nterraform {\n  source = \"${local.base}?ref=v1.2.3\"\n}\ninputs = { cidr = \"10.0.0.0/16\" }\n",
+		in:   "include \"root\" {\n  path = find_in_parent_folders(\"root.hcl\")\n}\nlocals {\n  repo = \"git::git@github.com:acme/infra-modules.git\"\n  base = \"${local.repo}//vpc\"\n}\nterraform {\n  source = \"${local.base}?ref=v1.2.3\"\n}\ninputs = { cidr = \"10.0.0.0/16\" }\n",
 		want: []manifest.Dep{{Eco: Name, Pkg: "github.com/acme/infra-modules", Section: "terraform.source", Value: "source git::git@github.com:acme/infra-modules.git//vpc?ref=v1.2.3"}},
 	},
 	{
@@ -61,7 +61,7 @@ func TestTerragrunt(t *testing.T) {
 			}
 			var un []string
 			for _, u := range ms[0].Unresolved {
-				un = append(un, strconv.Itoa(u.Line) + " " + u.Section)
+				un = append(un, strconv.Itoa(u.Line)+" "+u.Section)
 			}
 			if diff := cmp.Diff(tc.unresolved, un); diff != "" {
 				t.Errorf("unresolved (-want +got):\n%s", diff)
@@ -74,7 +74,6 @@ func TestTerragrunt(t *testing.T) {
 		}
 	}
 }
-
 
 func TestNormalizeSources(t *testing.T) {
 	for in, want := range map[string]string{
