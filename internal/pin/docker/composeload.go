@@ -188,7 +188,7 @@ func (l *composeLoader) unresolvedAt(file string, line int, section, reason stri
 // chain holds the services being extended, to refuse a cycle.
 func (l *composeLoader) load(p, svc string, chain []string) (service, bool, error) {
 	doc, err := l.doc(p)
-	if err != nil {
+	if err != nil || doc == nil {
 		return service{}, false, err
 	}
 	services := mapValue(doc, "services")
