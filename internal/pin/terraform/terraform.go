@@ -136,6 +136,10 @@ func readTerraform(name string, data []byte) (manifest.Parsed, error) {
 			if isRemoteModuleSource(s) {
 				pkg, val = strings.SplitN(strings.TrimPrefix(s, "git::"), "?", 2)[0], "source "+s
 			}
+			if Normalize(pkg) == "" {
+				errs = append(errs, &manifest.ReadError{Path: name, Line: src.SrcRange.Start.Line, Err: fmt.Errorf("module %q: source %q names no module", b.Labels[0], s)})
+				continue
+			}
 			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(pkg), Section: "module." + b.Labels[0], Value: val})
 		}
 	}

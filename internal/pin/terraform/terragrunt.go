@@ -148,7 +148,11 @@ func terragruntSource(src string) (manifest.Dep, bool, error) {
 		}
 		return manifest.Dep{Eco: Name, Pkg: Normalize(addr), Section: "terraform.source", Value: tfConstraint(q.Get("version"))}, true, nil
 	}
-	return manifest.Dep{Eco: Name, Pkg: Normalize(sourceRepo(strings.ToLower(src))), Section: "terraform.source", Value: "source " + src}, true, nil
+	pkg := Normalize(sourceRepo(strings.ToLower(src)))
+	if pkg == "" {
+		return manifest.Dep{}, false, fmt.Errorf("want a module address")
+	}
+	return manifest.Dep{Eco: Name, Pkg: pkg, Section: "terraform.source", Value: "source " + src}, true, nil
 }
 
 // terragruntModule resolves one Terragrunt configuration for the
