@@ -186,3 +186,23 @@ func TestAround(t *testing.T) {
 		})
 	}
 }
+
+// FuzzAround runs the reader invariants on the files of the formats around
+// the manifests, seeded with aroundCases.
+func FuzzAround(f *testing.F) {
+	for _, c := range aroundCases {
+		for _, m := range []map[string]string{c.base, c.head} {
+			for _, content := range m {
+				f.Add([]byte(content))
+			}
+		}
+	}
+	for _, c := range aroundErrCases {
+		f.Add([]byte(c.head["compose.yaml"] + c.head["kustomization.yaml"]))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, n := range []string{"images/Dockerfile-worker", "deploy/compose.yaml", ".github/workflows/ci.yml", "deploy/kustomization.yaml", "live/terragrunt.hcl", "infra/main.tf", "app/charts/redis/Chart.yaml"} {
+			checkReader(t, n, data)
+		}
+	})
+}
