@@ -102,6 +102,12 @@ var aroundCases = []diffCase{
 		},
 		want: []Change{{Ecosystem: Helm, Package: "redis", Manifest: "deploy/app/charts/redis/Chart.yaml", Old: "18.1.0", New: "19.0.0", Resolved: true}},
 	},
+	{
+		name: "compose dockerfile_inline base image bumped",
+		base: map[string]string{"compose.yaml": "services:\n  app:\n    build:\n      dockerfile_inline: |\n        FROM python:3.12-slim\n"},
+		head: map[string]string{"compose.yaml": "services:\n  app:\n    build:\n      dockerfile_inline: |\n        FROM python:3.13-slim\n"},
+		want: []Change{{Ecosystem: Docker, Package: "python", Manifest: "compose.yaml", Old: "3.12-slim", New: "3.13-slim"}},
+	},
 }
 
 // aroundErrCases are forms pinbot cannot follow: each fails closed with an

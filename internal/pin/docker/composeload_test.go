@@ -64,6 +64,12 @@ var composeCases = []struct {
 		want:       []manifest.Dep{{Eco: Name, Pkg: "busybox", Section: "services.app", Value: "1.36"}, {Eco: Name, Pkg: "postgres", Section: "services.db", Value: "16.3"}},
 		unresolved: []string{"compose.yaml:3 include", "compose.yaml:4 include", "compose.yaml:6 include"},
 	},
+	{
+		name: "an inline Dockerfile and image build contexts",
+		files: map[string]string{"compose.yaml": "services:\n  app:\n    build:\n      context: .\n      args: {PY: \"3.12\"}\n      additional_contexts:\n        uv: docker-image://ghcr.io/astral-sh/uv:0.5.11\n        src: ./src\n      dockerfile_inline: |\n        ARG PY=3.11\n        FROM python:${PY}-slim\n        COPY --from=uv /uv /bin/uv\n"},
+		want: []manifest.Dep{{Eco: Name, Pkg: "ghcr.io/astral-sh/uv", Section: "services.app.build.additional_contexts.uv", Value: "0.5.11"},
+			{Eco: Name, Pkg: "python", Section: "services.app.build.dockerfile_inline ", Value: "3.12-slim"}}, // --from=uv is the named context
+	},
 	{name: "a repeated key", files: map[string]string{"compose.yaml": "services:\n  a:\n    image: a:1\n    image: a:2\n"}, err: "compose.yaml:4: key \"image\" is repeated"},
 	{name: "a merge of a scalar", files: map[string]string{"compose.yaml": "x: &x 1\nservices:\n  a:\n    <<: *x\n"}, err: "compose.yaml:4: <<: want a mapping"},
 	{name: "nested aliases", files: map[string]string{"compose.yaml": laughs()}, err: "compose.yaml:"},

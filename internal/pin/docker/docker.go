@@ -26,7 +26,7 @@ import (
 // that COPY --from=IMAGE and RUN --mount=from=IMAGE copy or mount files
 // from are read too (a stage's name or index is no image; issue 36).
 func readDockerfile(name string, data []byte) (manifest.Parsed, error) {
-	deps, err := fromImages(name, data, nil)
+	deps, err := fromImages(name, data, nil, nil)
 	if err != nil {
 		return manifest.Parsed{}, err
 	}
@@ -35,8 +35,11 @@ func readDockerfile(name string, data []byte) (manifest.Parsed, error) {
 
 // fromImages returns the images of a Dockerfile's FROM lines; buildArgs
 // (Compose's build.args, docker build --build-arg) override the values of
-// the ARGs declared before the first FROM, as BuildKit applies them.
-func fromImages(name string, data []byte, buildArgs map[string]string) ([]manifest.Dep, error) {
+// the ARGs declared before the first FROM, as BuildKit applies them, and
+// contexts are the named build contexts (Compose's
+// build.additional_contexts), which BuildKit uses instead of an image of
+// that name.
+func fromImages(name string, data []byte, buildArgs map[string]string, contexts map[string]bool) ([]manifest.Dep, error) {
 	res, err := parser.Parse(bytes.NewReader(data))
 	if err != nil {
 		return nil, &manifest.ReadError{Path: name, Err: fmt.Errorf("parsing Dockerfile: %w", err)}
@@ -72,7 +75,7 @@ func fromImages(name string, data []byte, buildArgs map[string]string) ([]manife
 		} else if strings.Contains(v, "$") {
 			return &manifest.ReadError{Path: name, Line: n.StartLine, Err: fmt.Errorf("%s %s=%s: the image depends on a variable no ARG before the first FROM sets; pinbot cannot tell which image it is", strings.ToUpper(n.Value), flag, v)}
 		}
-		if named[strings.ToLower(v)] || isStageIndex(v, nstages) || strings.EqualFold(v, "scratch") {
+		if named[strings.ToLower(v)] || contexts[v] || isStageIndex(v, nstages) || strings.EqualFold(v, "scratch") {
 			return nil
 		}
 		img, val, err := ParseImageRef(v)
@@ -151,7 +154,7 @@ func fromImages(name string, data []byte, buildArgs map[string]string) ([]manife
 			if alias != "" {
 				stages[alias] = true
 			}
-			if strings.EqualFold(ref, "scratch") || earlier {
+			if strings.EqualFold(ref, "scratch") || earlier || contexts[ref] {
 				continue
 			}
 			img, val, err := ParseImageRef(ref)

@@ -122,6 +122,7 @@ func composeServices(p string, files map[string][]byte, l *composeLoader) (manif
 		}
 		context, dockerfile := ".", "Dockerfile"
 		args := map[string]string{}
+		contexts := map[string]bool{}
 		switch build.Kind {
 		case yaml.ScalarNode:
 			context = build.Value
@@ -142,6 +143,45 @@ func composeServices(p string, files map[string][]byte, l *composeLoader) (manif
 					args[k] = x
 				}
 			}
+			// Named contexts that are images (docker-image://REF) are pulled
+			// like a FROM image; a Dockerfile's FROM NAME then uses them.
+			if ac := mapValue(build, "additional_contexts"); ac != nil {
+				for _, k := range manifest.SortedKeys(buildArgs(ac)) {
+					contexts[k] = true
+					v := buildArgs(ac)[k]
+					ref, ok := strings.CutPrefix(strings.TrimSpace(v), "docker-image://")
+					if !ok {
+						continue
+					}
+					section := "services." + svc + ".build.additional_contexts." + k
+					x, missing := interpolate(ref, env)
+					if missing != "" {
+						unresolved("", section, ac.Line, fmt.Sprintf("%s %q depends on %s, which neither the repository's .env nor a default sets", section, v, missing))
+						continue
+					}
+					pkg, val, err := ParseImageRef(x)
+					if err != nil {
+						return m, &manifest.ReadError{Path: at, Line: ac.Line, Err: fmt.Errorf("%s: %w", section, err)}
+					}
+					m.Deps = append(m.Deps, manifest.Dep{Eco: Name, Pkg: pkg, Section: section, Value: val})
+				}
+			}
+			// An inline Dockerfile is read as a Dockerfile file is.
+			if inline := mapValue(build, "dockerfile_inline"); inline != nil {
+				deps, err := fromImages(at, []byte(inline.Value), args, contexts)
+				if err != nil {
+					var re *manifest.ReadError
+					if errors.As(err, &re) {
+						re.Line += inline.Line
+					}
+					return m, err
+				}
+				for _, d := range deps {
+					d.Section = "services." + svc + ".build.dockerfile_inline " + d.Section
+					m.Deps = append(m.Deps, d)
+				}
+				continue
+			}
 		}
 		if strings.Contains(context, "://") || strings.HasPrefix(context, "git@") {
 			continue // a remote context: its Dockerfile is not in the repository
@@ -152,7 +192,7 @@ func composeServices(p string, files map[string][]byte, l *composeLoader) (manif
 			continue // not in the repository, or a Dockerfile read on its own
 		}
 		m.Inputs = append(m.Inputs, df)
-		deps, err := fromImages(df, data, args)
+		deps, err := fromImages(df, data, args, contexts)
 		if err != nil {
 			return m, err
 		}
