@@ -108,6 +108,12 @@ var aroundCases = []diffCase{
 		head: map[string]string{"compose.yaml": "services:\n  app:\n    build:\n      dockerfile_inline: |\n        FROM python:3.13-slim\n"},
 		want: []Change{{Ecosystem: Docker, Package: "python", Manifest: "compose.yaml", Old: "3.12-slim", New: "3.13-slim"}},
 	},
+	{
+		name: "terragrunt root.hcl generate block bumps a provider version",
+		base: map[string]string{"live/root.hcl": "generate \"versions\" {\n  path     = \"versions_override.tf\"\n  contents = <<EOF\nterraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\", version = \"5.31.0\" }\n  }\n}\nEOF\n}\n"},
+		head: map[string]string{"live/root.hcl": "generate \"versions\" {\n  path     = \"versions_override.tf\"\n  contents = <<EOF\nterraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\", version = \"5.40.0\" }\n  }\n}\nEOF\n}\n"},
+		want: []Change{{Ecosystem: Terraform, Package: "hashicorp/aws", Manifest: "live/root.hcl", Old: "5.31.0", New: "5.40.0"}},
+	},
 }
 
 // aroundErrCases are forms pinbot cannot follow: each fails closed with an

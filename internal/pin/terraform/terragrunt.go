@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -74,6 +75,14 @@ func terragrunt(name string, data []byte) ([]manifest.Dep, []manifest.Unresolved
 	var deps []manifest.Dep
 	var un []manifest.Unresolved
 	for _, b := range body.Blocks {
+		if b.Type == "generate" && len(b.Labels) == 1 {
+			d, u, err := generated(name, data, b, ctx)
+			if err != nil {
+				return nil, nil, err
+			}
+			deps, un = append(deps, d...), append(un, u...)
+			continue
+		}
 		if b.Type != "terraform" {
 			continue
 		}
@@ -162,4 +171,71 @@ func terragruntModule(p string, data []byte) (manifest.Module, error) {
 	deps, un, err := terragrunt(p, data)
 	m.Deps, m.Unresolved = deps, un
 	return m, err
+}
+
+// unresolvedMark stands for an interpolation pinbot cannot evaluate in the
+// Terraform a generate block writes.
+const unresolvedMark = "__pinbot_unresolved__"
+
+var interpolationRE = regexp.MustCompile(`\$\{[^}]*\}`)
+
+// generated reads the Terraform a generate block writes into the module
+// before Terragrunt runs it (root.hcl's generate "versions" commonly pins
+// the providers): its contents are read as a .tf file, their deps in
+// section "generate.NAME ...". Contents built from the file's locals are
+// evaluated; other interpolations are unknown, and a version that depends
+// on one, or contents that do not parse without them, are unresolved.
+func generated(name string, data []byte, b *hclsyntax.Block, ctx *hcl.EvalContext) ([]manifest.Dep, []manifest.Unresolved, error) {
+	a, ok := b.Body.Attributes["contents"]
+	if !ok {
+		return nil, nil, nil
+	}
+	section := "generate." + b.Labels[0]
+	unresolved := func(why string) []manifest.Unresolved {
+		return []manifest.Unresolved{{Section: section, Path: name, Line: a.SrcRange.Start.Line,
+			Reason: fmt.Sprintf("%s writes Terraform that %s; pinbot cannot read the versions it sets (%s)", section, why, versionLines(a.Expr.Range().SliceBytes(data)))}}
+	}
+	var text string
+	if v, diags := a.Expr.Value(ctx); !diags.HasErrors() && v.IsKnown() && !v.IsNull() && v.Type() == cty.String {
+		text = v.AsString()
+	} else {
+		src := string(a.Expr.Range().SliceBytes(data))
+		if !strings.HasPrefix(src, "<<") || strings.Contains(src, "%{") {
+			return nil, unresolved("depends on values set outside this file"), nil
+		}
+		lines := strings.Split(src, "\n")
+		if len(lines) < 2 {
+			return nil, unresolved("depends on values set outside this file"), nil
+		}
+		text = interpolationRE.ReplaceAllString(strings.Join(lines[1:len(lines)-1], "\n"), unresolvedMark)
+	}
+	pr, err := readTerraform(name, []byte(text))
+	if err != nil {
+		return nil, unresolved("does not parse as Terraform"), nil
+	}
+	var deps []manifest.Dep
+	for _, d := range pr.Deps {
+		if strings.Contains(d.Value, unresolvedMark) || strings.Contains(d.Pkg, strings.ToLower(unresolvedMark)) {
+			return nil, unresolved("takes a version or source from values set outside this file"), nil
+		}
+		d.Section = section + " " + d.Section
+		deps = append(deps, d)
+	}
+	return deps, nil, nil
+}
+
+// versionLines quotes the lines of a generate block's contents that set a
+// version or a source, so that an unresolved answer changes with them.
+func versionLines(src []byte) string {
+	var out []string
+	for _, l := range strings.Split(string(src), "\n") {
+		t := strings.TrimSpace(l)
+		if strings.HasPrefix(t, "version") || strings.HasPrefix(t, "source") || strings.Contains(t, "version =") {
+			out = append(out, t)
+		}
+	}
+	if len(out) == 0 {
+		return "it sets no version pinbot can see"
+	}
+	return strings.Join(out, "; ")
 }

@@ -36,6 +36,20 @@ var terragruntCases = []struct {
 		in:         "terraform {\n  source = \"${include.envcommon.locals.base_source_url}?ref=v0.8.0\"\n}\n",
 		unresolved: []string{"2 terraform.source"},
 	},
+	{
+		name: "root.hcl generates the providers' versions, interpolating only what is not a version",
+		file: "root.hcl",
+		in: "locals {\n  v = \"5.31.0\"\n}\ngenerate \"versions\" {\n  path      = \"versions_override.tf\"\n  if_exists = \"overwrite_terragrunt\"\n  contents  = <<EOF\nterraform {\n  required_providers {\n    aws = {\n      source  = \"hashicorp/aws\"\n      version = \"= ${local.v}\"\n    }\n  }\n}\nEOF\n}\n" +
+			"generate \"provider\" {\n  path     = \"provider.tf\"\n  contents = <<EOF\nprovider \"google\" {\n  region  = \"${include.root.locals.region}\"\n  version = \"4.0.0\"\n}\nEOF\n}\n",
+		want: []manifest.Dep{{Eco: Name, Pkg: "hashicorp/aws", Section: "generate.versions required_providers.aws", Value: "=5.31.0"},
+			{Eco: Name, Pkg: "hashicorp/google", Section: "generate.provider provider.google", Value: "4.0.0"}},
+	},
+	{
+		name:       "a generated version from an include",
+		file:       "terragrunt.hcl",
+		in:         "generate \"versions\" {\n  path     = \"versions.tf\"\n  contents = <<EOF\nterraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\", version = \"${include.root.locals.aws}\" }\n  }\n}\nEOF\n}\n",
+		unresolved: []string{"3 generate.versions"},
+	},
 	{name: "another tool's HCL", file: "ci/nomad/job.hcl", in: "job \"x\" {\n  group \"g\" {\n"},
 	{name: "a broken terragrunt.hcl", file: "terragrunt.hcl", in: "terraform {\n  source = \"x\n", err: "terragrunt.hcl:2:"},
 }
