@@ -44,7 +44,7 @@ var Inputs = []manifest.Input{
 		Match: isJSONConfig, Doc: "https://developer.hashicorp.com/terraform/language/syntax/json"},
 	{Files: ".terraform.lock.hcl", Role: "the dependency lock file of a root module", Example: "envs/prod/.terraform.lock.hcl",
 		Match: manifest.Base(".terraform.lock.hcl"), Evaluated: true, Doc: "https://developer.hashicorp.com/terraform/language/files/dependency-lock"},
-	{Files: "terragrunt.hcl, root.hcl and other *.hcl Terragrunt includes (not .terraform.lock.hcl, docker-bake.hcl, *.pkr.hcl, *.nomad.hcl, *.tftest.hcl)", Role: "terraform { source } a Terragrunt unit deploys, with the file's own locals",
+	{Files: "terragrunt.hcl, root.hcl and other *.hcl Terragrunt includes (not .terraform.lock.hcl, docker-bake.hcl, *.pkr.hcl, *.nomad.hcl, *.tftest.hcl)", Role: "terraform { source } a Terragrunt unit deploys and the Terraform its generate blocks write, with the file's own locals",
 		Example: "live/prod/vpc/terragrunt.hcl", Match: isTerragruntPath, Evaluated: true, Doc: "https://terragrunt.gruntwork.io/docs/reference/config-blocks-and-attributes/#terraform"},
 	{Files: ".terraformrc, terraform.rc, .tofurc", Role: "CLI configuration: provider installation methods and mirrors",
 		Example: ".terraformrc", Match: manifest.Base(".terraformrc", "terraform.rc", ".tofurc"),
