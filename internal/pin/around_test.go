@@ -114,6 +114,12 @@ var aroundCases = []diffCase{
 		head: map[string]string{"live/root.hcl": "generate \"versions\" {\n  path     = \"versions_override.tf\"\n  contents = <<EOF\nterraform {\n  required_providers {\n    aws = { source = \"hashicorp/aws\", version = \"5.40.0\" }\n  }\n}\nEOF\n}\n"},
 		want: []Change{{Ecosystem: Terraform, Package: "hashicorp/aws", Manifest: "live/root.hcl", Old: "5.31.0", New: "5.40.0"}},
 	},
+	{
+		name: "docker container action's runs.image bumped",
+		base: map[string]string{".github/actions/lint/action.yml": "name: lint\nruns:\n  using: docker\n  image: docker://ghcr.io/acme/lint:1.4.0\n"},
+		head: map[string]string{".github/actions/lint/action.yml": "name: lint\nruns:\n  using: docker\n  image: docker://ghcr.io/acme/lint:2.0.0\n"},
+		want: []Change{{Ecosystem: Docker, Package: "ghcr.io/acme/lint", Manifest: ".github/actions/lint/action.yml", Old: "1.4.0", New: "2.0.0"}},
+	},
 }
 
 // aroundErrCases are forms pinbot cannot follow: each fails closed with an

@@ -88,6 +88,8 @@ var Inputs = []manifest.Input{
 		Doc: "https://docs.docker.com/compose/how-tos/environment-variables/variable-interpolation/"},
 	{Files: ".github/workflows/*.yml, *.yaml", Role: "the images of jobs' container: and services:", Example: ".github/workflows/ci.yml",
 		Match: isWorkflowPath, Evaluated: true, Doc: "https://docs.github.com/actions/writing-workflows/workflow-syntax-for-github-actions#jobsjob_idcontainer"},
+	{Files: "action.yml, action.yaml at any depth", Role: "the image a Docker container action runs (runs.image: docker://IMAGE)", Example: ".github/actions/lint/action.yml",
+		Match: isActionPath, Evaluated: true, Doc: "https://docs.github.com/actions/sharing-automations/creating-actions/metadata-syntax-for-github-actions#runsimage"},
 	{Files: "kustomization.yaml, kustomization.yml, Kustomization at any depth", Role: "images[] (name, newName, newTag, digest, tagSuffix) kustomize sets on its resources' images; helmCharts[] versions",
 		Example: "deploy/overlays/prod/kustomization.yaml", Match: isKustomizationPath, Evaluated: true, Doc: "https://kubectl.docs.kubernetes.io/references/kustomize/kustomization/images/"},
 	{Files: "docker-bake.hcl, docker-bake.json", Role: "Buildx Bake targets and their args", Example: "docker-bake.hcl",

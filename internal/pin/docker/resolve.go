@@ -30,7 +30,7 @@ func resolveCompose(files map[string][]byte) ([]manifest.Module, error) {
 	var out []manifest.Module
 	var paths []string
 	for p := range files {
-		if isComposePath(p) || isHelmValuesPath(p) || isWorkflowPath(p) || isKustomizationPath(p) {
+		if isComposePath(p) || isHelmValuesPath(p) || isWorkflowPath(p) || isKustomizationPath(p) || isActionPath(p) {
 			paths = append(paths, p)
 		}
 	}
@@ -44,6 +44,8 @@ func resolveCompose(files map[string][]byte) ([]manifest.Module, error) {
 			module = workflowModule
 		case isKustomizationPath(p):
 			module = kustomizeModule
+		case isActionPath(p):
+			module = actionModule
 		}
 		m, err := module(p, files)
 		if err != nil {

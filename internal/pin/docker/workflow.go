@@ -91,3 +91,38 @@ func workflowModule(p string, files map[string][]byte) (manifest.Module, error) 
 	}
 	return m, nil
 }
+
+// isActionPath matches a GitHub Action's metadata file.
+func isActionPath(p string) bool {
+	b := path.Base(p)
+	return b == "action.yml" || b == "action.yaml"
+}
+
+// actionModule resolves the image a Docker container action runs
+// (runs.using: docker, runs.image: docker://IMAGE); an image built from the
+// action's Dockerfile is read with the Dockerfile.
+func actionModule(p string, files map[string][]byte) (manifest.Module, error) {
+	m := manifest.Module{Path: p, Inputs: []string{p}}
+	doc, err := yamlDoc(p, files[p], "a mapping with runs")
+	if err != nil || doc == nil {
+		return m, err
+	}
+	runs := mapValue(doc, "runs")
+	if runs == nil || runs.Kind != yaml.MappingNode || !strings.EqualFold(scalarAt(runs, "using"), "docker") {
+		return m, nil
+	}
+	img := mapValue(runs, "image")
+	if img == nil || img.Kind != yaml.ScalarNode {
+		return m, &manifest.ReadError{Path: p, Line: runs.Line, Err: fmt.Errorf("runs.image: want docker://IMAGE or a Dockerfile")}
+	}
+	ref, ok := strings.CutPrefix(strings.TrimSpace(img.Value), "docker://")
+	if !ok {
+		return m, nil // the action's Dockerfile
+	}
+	pkg, val, err := ParseImageRef(ref)
+	if err != nil {
+		return m, &manifest.ReadError{Path: p, Line: img.Line, Err: fmt.Errorf("runs.image: %w", err)}
+	}
+	m.Deps = append(m.Deps, manifest.Dep{Eco: Name, Pkg: pkg, Section: "runs.image", Value: val})
+	return m, nil
+}

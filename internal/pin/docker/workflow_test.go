@@ -70,3 +70,22 @@ func FuzzWorkflowImages(f *testing.F) {
 		manifesttest.CheckResolver(t, resolveCompose, map[string][]byte{".github/workflows/ci.yml": data})
 	})
 }
+
+func TestActionModule(t *testing.T) {
+	for in, want := range map[string][]manifest.Dep{
+		"name: lint\nruns:\n  using: docker\n  image: docker://ghcr.io/acme/lint:1.4.0\n  args: [x]\n": {{Eco: Name, Pkg: "ghcr.io/acme/lint", Section: "runs.image", Value: "1.4.0"}},
+		"runs:\n  using: docker\n  image: Dockerfile\n":                                                nil,
+		"runs:\n  using: composite\n  steps: [{run: echo}]\n":                                          nil,
+	} {
+		ms, err := resolveCompose(map[string][]byte{".github/actions/lint/action.yml": []byte(in)})
+		if err != nil || len(ms) != 1 {
+			t.Fatalf("%q: modules %v, error %v", in, ms, err)
+		}
+		if diff := cmp.Diff(want, ms[0].Deps); diff != "" {
+			t.Errorf("%q: deps (-want +got):\n%s", in, diff)
+		}
+	}
+	if _, err := resolveCompose(map[string][]byte{"action.yml": []byte("runs:\n  using: docker\n  image: docker://\n")}); err == nil || !strings.HasPrefix(err.Error(), "action.yml:3: runs.image") {
+		t.Errorf("an empty docker:// image: error %v", err)
+	}
+}
