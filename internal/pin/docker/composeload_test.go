@@ -65,7 +65,7 @@ var composeCases = []struct {
 		unresolved: []string{"compose.yaml:3 include", "compose.yaml:4 include", "compose.yaml:6 include"},
 	},
 	{
-		name: "an inline Dockerfile and image build contexts",
+		name:  "an inline Dockerfile and image build contexts",
 		files: map[string]string{"compose.yaml": "services:\n  app:\n    build:\n      context: .\n      args: {PY: \"3.12\"}\n      additional_contexts:\n        uv: docker-image://ghcr.io/astral-sh/uv:0.5.11\n        src: ./src\n      dockerfile_inline: |\n        ARG PY=3.11\n        FROM python:${PY}-slim\n        COPY --from=uv /uv /bin/uv\n"},
 		want: []manifest.Dep{{Eco: Name, Pkg: "ghcr.io/astral-sh/uv", Section: "services.app.build.additional_contexts.uv", Value: "0.5.11"},
 			{Eco: Name, Pkg: "python", Section: "services.app.build.dockerfile_inline ", Value: "3.12-slim"}}, // --from=uv is the named context
