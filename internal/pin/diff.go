@@ -329,8 +329,12 @@ func diffSides(p string, rBase, rHead manifest.Reader, base, head []byte) ([]Cha
 		return nil, incs, errors.Join(errs...)
 	}
 	var out []Change
+	moved := sectionMoves(old, cur)
 	for k, d := range old {
 		n, ok := cur[k]
+		if moved[k] {
+			continue // moved to another section at the same requirement
+		}
 		if !ok || n.Value != d.Value {
 			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, Old: d.Value, New: n.Value, Resolved: d.Resolved})
 			continue
@@ -343,7 +347,7 @@ func diffSides(p string, rBase, rHead manifest.Reader, base, head []byte) ([]Cha
 		}
 	}
 	for k, n := range cur {
-		if _, ok := old[k]; !ok {
+		if _, ok := old[k]; !ok && !moved[k] {
 			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, New: n.Value, Resolved: n.Resolved})
 		}
 	}

@@ -113,12 +113,48 @@ func readPyproject(name string, data []byte) (manifest.Parsed, error) {
 }
 
 // markerKey keeps requirements for the same project under different
-// environment markers apart.
+// environment markers apart. Two spellings of one marker are one key:
+// whitespace outside strings is dropped and every string is written in
+// double quotes, as PEP 508 makes 'win32' and "win32" the same string
+// (issue 36: a re-quoted requirement is not a change).
 func markerKey(m string) string {
 	if m == "" {
 		return ""
 	}
-	return "; " + strings.Join(strings.Fields(m), "")
+	return "; " + NormalizeMarker(m)
+}
+
+// NormalizeMarker spells a PEP 508 environment marker one way: no
+// whitespace outside quoted strings, and each string in double quotes (in
+// single quotes when it holds a double quote, the one case PEP 508 needs
+// them). An unterminated string is kept as written, quote and all, so that
+// a marker pip refuses never equals one it accepts.
+func NormalizeMarker(m string) string {
+	var b strings.Builder
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		switch {
+		case c == '"' || c == '\'':
+			j := strings.IndexByte(m[i+1:], c)
+			if j < 0 {
+				b.WriteString(m[i:])
+				return b.String()
+			}
+			s := m[i+1 : i+1+j]
+			q := byte('"')
+			if strings.IndexByte(s, '"') >= 0 {
+				q = '\''
+			}
+			b.WriteByte(q)
+			b.WriteString(s)
+			b.WriteByte(q)
+			i += j + 1
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // poetryConstraint renders a Poetry dependency value: a constraint string, a
@@ -136,7 +172,7 @@ func poetryConstraint(v any) (string, error) {
 			}
 			c := strings.Join(strings.Fields(s), "")
 			if m, ok := t["markers"].(string); ok {
-				c += "; " + m
+				c += "; " + NormalizeMarker(m)
 			}
 			if py, ok := t["python"].(string); ok {
 				c += "; python " + py
