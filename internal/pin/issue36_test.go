@@ -1,7 +1,10 @@
 package pin
 
 import (
+	"io/fs"
+	"slices"
 	"testing"
+	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -100,6 +103,89 @@ func TestDiffSameVersion(t *testing.T) {
 	for _, tt := range sameVersionCases {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Diff(mapFS(t, tt.base), mapFS(t, tt.head))
+			if err != nil {
+				t.Fatalf("Diff: %v", err)
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("Diff (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// partialFS is a tree as pinbot's source gives it to Diff: directory
+// listings show only the files it was told to show (the changed files and
+// ResolutionFiles'), and any file can still be opened by name.
+type partialFS struct{ all, shown fstest.MapFS }
+
+func (p partialFS) Open(name string) (fs.File, error) {
+	if _, ok := p.all[name]; ok {
+		return p.all.Open(name)
+	}
+	return p.shown.Open(name)
+}
+
+func newPartialFS(t *testing.T, files map[string]string, show func(string) bool) partialFS {
+	t.Helper()
+	all := mapFS(t, files)
+	shown := fstest.MapFS{}
+	for p, f := range all {
+		if show(p) {
+			shown[p] = f
+		}
+	}
+	return partialFS{all, shown}
+}
+
+// includeCases change only a file a requirements file includes, under a
+// name pip reads but no pattern does (issue 36, item 2).
+var includeCases = []struct {
+	name       string
+	base, head map[string]string
+	want       []Change
+}{
+	{
+		name: "-r of a file of any name",
+		base: map[string]string{"requirements.txt": "-r deps/common.pip\n", "deps/common.pip": "kopf==1.40.1\n"},
+		head: map[string]string{"requirements.txt": "-r deps/common.pip\n", "deps/common.pip": "kopf==1.42.0\n"},
+		want: []Change{{Ecosystem: Pip, Package: "kopf", Manifest: "deps/common.pip", Old: "==1.40.1", New: "==1.42.0"}},
+	},
+	{
+		name: "--constraint= of a file without an extension",
+		base: map[string]string{"requirements/prod.txt": "kopf\n--constraint=../pins\n", "pins": "kopf==1.40.1\n"},
+		head: map[string]string{"requirements/prod.txt": "kopf\n--constraint=../pins\n", "pins": "kopf==1.42.0\n"},
+		want: []Change{{Ecosystem: Pip, Package: "kopf", Manifest: "pins", Old: "==1.40.1", New: "==1.42.0"}},
+	},
+	{
+		name: "through an unchanged include of an include",
+		base: map[string]string{"requirements-dev.txt": "-r base.cfg\n", "base.cfg": "--requirement ci/locks/py.lst\n", "ci/locks/py.lst": "kopf==1.40.1\n"},
+		head: map[string]string{"requirements-dev.txt": "-r base.cfg\n", "base.cfg": "--requirement ci/locks/py.lst\n", "ci/locks/py.lst": "kopf==1.42.0\n"},
+		want: []Change{{Ecosystem: Pip, Package: "kopf", Manifest: "ci/locks/py.lst", Old: "==1.40.1", New: "==1.42.0"}},
+	},
+	{
+		name: "the included file removed: what it declared is removed",
+		base: map[string]string{"requirements.txt": "-c constraints.pip\n", "constraints.pip": "kopf==1.40.1\n"},
+		head: map[string]string{"requirements.txt": "-c constraints.pip\n"},
+		want: []Change{{Ecosystem: Pip, Package: "kopf", Manifest: "constraints.pip", Old: "==1.40.1"}},
+	},
+}
+
+// TestDiffIncludeChangedAlone gives Diff the trees pinbot's source gives
+// it: the changed files and the files ResolutionFiles asks for. The
+// include is judged though the requirements file that names it does not
+// change.
+func TestDiffIncludeChangedAlone(t *testing.T) {
+	for _, tt := range includeCases {
+		t.Run(tt.name, func(t *testing.T) {
+			var changed []string
+			for p := range union(tt.base, tt.head) {
+				if tt.base[p] != tt.head[p] || (tt.base[p] == "") != (tt.head[p] == "") {
+					changed = append(changed, p)
+				}
+			}
+			need := ResolutionFiles(changed)
+			show := func(p string) bool { return slices.Contains(changed, p) || need(p) }
+			got, err := Diff(newPartialFS(t, tt.base, show), newPartialFS(t, tt.head, show))
 			if err != nil {
 				t.Fatalf("Diff: %v", err)
 			}
