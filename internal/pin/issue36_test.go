@@ -1,6 +1,7 @@
 package pin
 
 import (
+	"errors"
 	"io/fs"
 	"slices"
 	"testing"
@@ -191,6 +192,102 @@ func TestDiffIncludeChangedAlone(t *testing.T) {
 			}
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("Diff (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// lockSourceCases move where a lock fetches a package from while its
+// version stays (issue 36, item 2). unresolved names the package that must
+// be reported, "" when the change is none.
+var lockSourceCases = []struct {
+	name, path, base, head string
+	unresolved             string
+}{
+	{
+		name: "yarn v1: resolved moves to another host",
+		path: "yarn.lock",
+		base: "# yarn lockfile v1\n\n\nleft-pad@1.3.0:\n  version \"1.3.0\"\n  resolved \"https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz#5b8a3a7765dfe001261dde915589e782f8c94d1e\"\n  integrity sha512-XI5MPzVNApjAyhQzphX8BkmKsKUxD4LdyK24iZeQwfmoBOMJaJaLM0f7sI8+U6vKlsxzGGxY9PTjmYHKuKMhTrQ==\n",
+		head: "# yarn lockfile v1\n\n\nleft-pad@1.3.0:\n  version \"1.3.0\"\n  resolved \"https://npm.evil.example/left-pad/-/left-pad-1.3.0.tgz#5b8a3a7765dfe001261dde915589e782f8c94d1e\"\n  integrity sha512-XI5MPzVNApjAyhQzphX8BkmKsKUxD4LdyK24iZeQwfmoBOMJaJaLM0f7sI8+U6vKlsxzGGxY9PTjmYHKuKMhTrQ==\n",
+		unresolved: "left-pad",
+	},
+	{
+		name: "yarn v1: resolved to a git commit under the same version",
+		path: "yarn.lock",
+		base: "left-pad@^1.3.0:\n  version \"1.3.0\"\n  resolved \"https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz#5b8a3a7765dfe001261dde915589e782f8c94d1e\"\n",
+		head: "left-pad@^1.3.0:\n  version \"1.3.0\"\n  resolved \"git+https://github.com/someone/left-pad.git#0123456789abcdef0123456789abcdef01234567\"\n",
+		unresolved: "left-pad",
+	},
+	{
+		name: "yarn v1: yarnpkg.com rewritten to npmjs.org is one registry",
+		path: "yarn.lock",
+		base: "left-pad@^1.3.0:\n  version \"1.3.0\"\n  resolved \"https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz#5b8a3a7765dfe001261dde915589e782f8c94d1e\"\n",
+		head: "left-pad@^1.3.0:\n  version \"1.3.0\"\n  resolved \"https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz#5b8a3a7765dfe001261dde915589e782f8c94d1e\"\n",
+	},
+	{
+		name: "yarn berry: resolution moves from npm to a tarball URL",
+		path: "yarn.lock",
+		base: "__metadata:\n  version: 8\n  cacheKey: 10c0\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n  resolution: \"left-pad@npm:1.3.0\"\n  checksum: 10c0/aaaa\n  languageName: node\n  linkType: hard\n",
+		head: "__metadata:\n  version: 8\n  cacheKey: 10c0\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n  resolution: \"left-pad@https://evil.example/left-pad-1.3.0.tgz\"\n  checksum: 10c0/bbbb\n  languageName: node\n  linkType: hard\n",
+		unresolved: "left-pad",
+	},
+	{
+		name: "yarn berry: a patch applied under the same version",
+		path: "yarn.lock",
+		base: "__metadata:\n  version: 8\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n  resolution: \"left-pad@npm:1.3.0\"\n",
+		head: "__metadata:\n  version: 8\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n  resolution: \"left-pad@npm:1.3.0\"\n\n\"left-pad@patch:left-pad@npm%3A^1.3.0#~/.yarn/patches/x.patch\":\n  version: 1.3.0\n  resolution: \"left-pad@patch:left-pad@npm%3A1.3.0#~/.yarn/patches/x.patch::version=1.3.0&hash=abc\"\n",
+		unresolved: "left-pad",
+	},
+	{
+		name: "yarn berry: checksum alone changes with the cache key",
+		path: "yarn.lock",
+		base: "__metadata:\n  version: 6\n  cacheKey: 8\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n  resolution: \"left-pad@npm:1.3.0\"\n  checksum: 8/aaaa\n",
+		head: "__metadata:\n  version: 8\n  cacheKey: 10c0\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n  resolution: \"left-pad@npm:1.3.0\"\n  checksum: 10c0/bbbb\n",
+	},
+	{
+		name: "pnpm: a tarball replaces the registry under the same key",
+		path: "pnpm-lock.yaml",
+		base: "lockfileVersion: '9.0'\n\npackages:\n\n  left-pad@1.3.0:\n    resolution: {integrity: sha512-XI5MPzVNApjAyhQzphX8BkmKsKUxD4LdyK24iZeQwfmoBOMJaJaLM0f7sI8+U6vKlsxzGGxY9PTjmYHKuKMhTrQ==}\n",
+		head: "lockfileVersion: '9.0'\n\npackages:\n\n  left-pad@1.3.0:\n    resolution: {tarball: https://evil.example/left-pad-1.3.0.tgz}\n",
+		unresolved: "left-pad",
+	},
+	{
+		name: "pnpm: the integrity of a registry package changes",
+		path: "pnpm-lock.yaml",
+		base: "lockfileVersion: '6.0'\n\npackages:\n\n  /left-pad@1.3.0:\n    resolution: {integrity: sha512-aaaa}\n    dev: false\n",
+		head: "lockfileVersion: '6.0'\n\npackages:\n\n  /left-pad@1.3.0:\n    resolution: {integrity: sha512-bbbb}\n    dev: false\n",
+		unresolved: "left-pad",
+	},
+	{
+		name: "pnpm: another package's entry changes",
+		path: "pnpm-lock.yaml",
+		base: "lockfileVersion: '9.0'\n\npackages:\n\n  left-pad@1.3.0:\n    resolution: {integrity: sha512-aaaa}\n\n  b@1.0.0:\n    resolution: {integrity: sha512-cccc}\n",
+		head: "lockfileVersion: '9.0'\n\npackages:\n\n  left-pad@1.3.0:\n    resolution: {integrity: sha512-aaaa}\n\n  b@1.0.0:\n    resolution: {tarball: https://example.com/b.tgz}\n",
+		unresolved: "b",
+	},
+}
+
+func TestDiffLockSource(t *testing.T) {
+	for _, tt := range lockSourceCases {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Diff(mapFS(t, map[string]string{tt.path: tt.base}), mapFS(t, map[string]string{tt.path: tt.head}))
+			if got != nil {
+				t.Errorf("changes %v, want none: the versions stay", got)
+			}
+			var names []string
+			for _, e := range leafErrors(err) {
+				var u *Unresolved
+				if !errors.As(e, &u) || u.Manifest != tt.path {
+					t.Fatalf("error %v is not an *Unresolved of %s", e, tt.path)
+				}
+				names = append(names, u.Package)
+			}
+			var want []string
+			if tt.unresolved != "" {
+				want = []string{tt.unresolved}
+			}
+			if d := cmp.Diff(want, names); d != "" {
+				t.Errorf("unresolved packages (-want +got):\n%s\nerror: %v", d, err)
 			}
 		})
 	}
