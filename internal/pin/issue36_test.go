@@ -292,3 +292,118 @@ func TestDiffLockSource(t *testing.T) {
 		})
 	}
 }
+
+// gradleCases change a Gradle build so that Gradle may resolve a pinned
+// module to another version than the catalog says (issue 36, item 2).
+// concerns and spares are pins the result's *Unresolved must and must not
+// concern.
+var gradleCases = []struct {
+	name             string
+	base, head       map[string]string
+	want             []Change
+	concerns, spares []Pin
+}{
+	{
+		name: "a platform (BOM) bump raises a member the catalog leaves to it",
+		base: map[string]string{"gradle/libs.versions.toml": "[versions]\nspring-boot = \"3.2.0\"\n\n[libraries]\nspring-boot-bom = { module = \"org.springframework.boot:spring-boot-dependencies\", version.ref = \"spring-boot\" }\njackson-databind = { module = \"com.fasterxml.jackson.core:jackson-databind\" }\n"},
+		head: map[string]string{"gradle/libs.versions.toml": "[versions]\nspring-boot = \"3.3.0\"\n\n[libraries]\nspring-boot-bom = { module = \"org.springframework.boot:spring-boot-dependencies\", version.ref = \"spring-boot\" }\njackson-databind = { module = \"com.fasterxml.jackson.core:jackson-databind\" }\n"},
+		want: []Change{{Ecosystem: Gradle, Package: "org.springframework.boot:spring-boot-dependencies", Manifest: "gradle/libs.versions.toml", Old: "3.2.0", New: "3.3.0"}},
+		concerns: []Pin{
+			{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"},
+			{Ecosystem: Maven, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"},
+		},
+		spares: []Pin{{Ecosystem: NPM, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}},
+	},
+	{
+		name:     "highest wins: a plain catalog version is a minimum another library can raise",
+		base:     map[string]string{"gradle/libs.versions.toml": "[libraries]\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3\"\nspring-web = \"org.springframework:spring-web:6.1.0\"\n"},
+		head:     map[string]string{"gradle/libs.versions.toml": "[libraries]\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3\"\nspring-web = \"org.springframework:spring-web:6.1.14\"\n"},
+		want:     []Change{{Ecosystem: Gradle, Package: "org.springframework:spring-web", Manifest: "gradle/libs.versions.toml", Old: "6.1.0", New: "6.1.14"}},
+		concerns: []Pin{{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}},
+	},
+	{
+		name:     "a strict version loosened to a plain one",
+		base:     map[string]string{"gradle/libs.versions.toml": "[versions]\njackson = { strictly = \"2.15.3\" }\n[libraries]\njackson = { module = \"com.fasterxml.jackson.core:jackson-databind\", version.ref = \"jackson\" }\n"},
+		head:     map[string]string{"gradle/libs.versions.toml": "[versions]\njackson = \"2.15.3\"\n[libraries]\njackson = { module = \"com.fasterxml.jackson.core:jackson-databind\", version.ref = \"jackson\" }\n"},
+		want:     []Change{{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Manifest: "gradle/libs.versions.toml", Old: "2.15.3!!", New: "2.15.3"}},
+		concerns: []Pin{{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}},
+	},
+	// The neighbours: what conflict resolution cannot move.
+	{
+		name:     "a strict version (!!) is not raised by another library",
+		base:     map[string]string{"gradle/libs.versions.toml": "[libraries]\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3!!\"\nspring-web = \"org.springframework:spring-web:6.1.0\"\n"},
+		head:     map[string]string{"gradle/libs.versions.toml": "[libraries]\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3!!\"\nspring-web = \"org.springframework:spring-web:6.1.14\"\n"},
+		want:     []Change{{Ecosystem: Gradle, Package: "org.springframework:spring-web", Manifest: "gradle/libs.versions.toml", Old: "6.1.0", New: "6.1.14"}},
+		spares:   []Pin{{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}},
+		concerns: []Pin{{Ecosystem: Gradle, Package: "org.jetbrains.kotlin:kotlin-stdlib", Version: "1.9.24"}},
+	},
+	{
+		name: "a lock file records what Gradle resolves: its diff decides",
+		base: map[string]string{"gradle/libs.versions.toml": "[libraries]\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3\"\nspring-web = \"org.springframework:spring-web:6.1.0\"\n",
+			"app/gradle.lockfile": "com.fasterxml.jackson.core:jackson-databind:2.15.3=runtimeClasspath\norg.springframework:spring-web:6.1.0=runtimeClasspath\nempty=\n"},
+		head: map[string]string{"gradle/libs.versions.toml": "[libraries]\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3\"\nspring-web = \"org.springframework:spring-web:6.1.14\"\n",
+			"app/gradle.lockfile": "com.fasterxml.jackson.core:jackson-databind:2.15.3=runtimeClasspath\norg.springframework:spring-web:6.1.14=runtimeClasspath\nempty=\n"},
+		want: []Change{
+			{Ecosystem: Gradle, Package: "org.springframework:spring-web", Manifest: "app/gradle.lockfile", Old: "6.1.0", New: "6.1.14", Resolved: true},
+			{Ecosystem: Gradle, Package: "org.springframework:spring-web", Manifest: "gradle/libs.versions.toml", Old: "6.1.0", New: "6.1.14"},
+		},
+		spares: []Pin{{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}},
+	},
+	{
+		name:   "a comment or a reordering changes nothing Gradle reads",
+		base:   map[string]string{"gradle/libs.versions.toml": "[libraries]\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3\"\nspring-web = \"org.springframework:spring-web:6.1.0\"\n"},
+		head:   map[string]string{"gradle/libs.versions.toml": "# Renovate: keep these sorted\n[libraries]\nspring-web = \"org.springframework:spring-web:6.1.0\"\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3\"\n"},
+		spares: []Pin{{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}},
+	},
+	{
+		// Build scripts are not read (ADR 0182); the property file a
+		// Kotlin DSL "val jacksonVersion: String by project" reads is a
+		// resolution input pinbot does not evaluate: fail closed.
+		name: "Kotlin DSL: gradle.properties changed alone",
+		base: map[string]string{"build.gradle.kts": "val jacksonVersion: String by project\ndependencies {\n    implementation(\"com.fasterxml.jackson.core:jackson-databind:$jacksonVersion\")\n}\n",
+			"gradle.properties": "org.gradle.jvmargs=-Xmx2g\njacksonVersion=2.15.3\n"},
+		head: map[string]string{"build.gradle.kts": "val jacksonVersion: String by project\ndependencies {\n    implementation(\"com.fasterxml.jackson.core:jackson-databind:$jacksonVersion\")\n}\n",
+			"gradle.properties": "org.gradle.jvmargs=-Xmx2g\njacksonVersion=2.17.2\n"},
+		concerns: []Pin{
+			{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"},
+			{Ecosystem: Maven, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"},
+		},
+	},
+}
+
+func TestDiffGradleResolution(t *testing.T) {
+	for _, tt := range gradleCases {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Diff(mapFS(t, tt.base), mapFS(t, tt.head))
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("Diff (-want +got):\n%s", d)
+			}
+			var us []*Unresolved
+			for _, e := range leafErrors(err) {
+				var u *Unresolved
+				if !errors.As(e, &u) {
+					t.Fatalf("error %v is not an *Unresolved", e)
+				}
+				us = append(us, u)
+			}
+			concerned := func(p Pin) bool {
+				for _, u := range us {
+					if u.Concerns(p) {
+						return true
+					}
+				}
+				return false
+			}
+			for _, p := range tt.concerns {
+				if !concerned(p) {
+					t.Errorf("no *Unresolved concerns the pin of %s %s %s; errors: %v", p.Ecosystem, p.Package, p.Version, err)
+				}
+			}
+			for _, p := range tt.spares {
+				if concerned(p) {
+					t.Errorf("the pin of %s %s %s is concerned: %v", p.Ecosystem, p.Package, p.Version, err)
+				}
+			}
+		})
+	}
+}
