@@ -22,12 +22,25 @@ func addFileSeeds(f *testing.F) {
 	for _, c := range errCases {
 		f.Add([]byte(c.content))
 	}
+	// Issue 36's tables.
+	var trees []map[string]string
 	for _, c := range sameVersionCases {
-		for _, m := range []map[string]string{c.base, c.head} {
-			for _, content := range m {
-				f.Add([]byte(content))
-			}
+		trees = append(trees, c.base, c.head)
+	}
+	for _, c := range includeCases {
+		trees = append(trees, c.base, c.head)
+	}
+	for _, c := range gradleCases {
+		trees = append(trees, c.base, c.head)
+	}
+	for _, m := range trees {
+		for _, content := range m {
+			f.Add([]byte(content))
 		}
+	}
+	for _, c := range lockSourceCases {
+		f.Add([]byte(c.base))
+		f.Add([]byte(c.head))
 	}
 	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
