@@ -407,3 +407,37 @@ func TestDiffGradleResolution(t *testing.T) {
 		})
 	}
 }
+
+// TestPinsTag: Renovate pinning an action's tag to a commit is a move to
+// Moves (the SHA may be any commit) and a tag pin to PinsTag, which the
+// caller settles by looking the tag up (issue 36, item 4).
+func TestPinsTag(t *testing.T) {
+	const sha = "11bd71901bbe5b1630ceea73d27597364c9af683"
+	checkout := func(old, cur string) Change {
+		return Change{Ecosystem: Actions, Package: "actions/checkout", Manifest: ".github/workflows/ci.yml", Old: old, New: cur}
+	}
+	for _, tt := range []struct {
+		name   string
+		pin    Pin
+		c      Change
+		tagPin bool
+	}{
+		{"renovate pins the pinned tag", Pin{Ecosystem: Actions, Package: "actions/checkout", Version: "v4"}, checkout("v4", sha+" # v4"), true},
+		{"a pin written without v", Pin{Ecosystem: Actions, Package: "actions/checkout", Version: "4"}, checkout("v4", sha+" # v4"), true},
+		{"a full version pinned", Pin{Ecosystem: Actions, Package: "actions/checkout", Version: "v4.2.2"}, checkout("v4.2.2", sha+" # v4.2.2"), true},
+		{"the pin names its SHA: Moves decides", Pin{Ecosystem: Actions, Package: "actions/checkout", Version: "v4@" + sha}, checkout("v4", sha+" # v4"), false},
+		{"the base did not hold the pin", Pin{Ecosystem: Actions, Package: "actions/checkout", Version: "v4.2.2"}, checkout("v4", sha+" # v4"), false},
+		{"the comment names another tag", Pin{Ecosystem: Actions, Package: "actions/checkout", Version: "v4"}, checkout("v4", sha+" # v5"), false},
+		{"another action", Pin{Ecosystem: Actions, Package: "actions/setup-go", Version: "v4"}, checkout("v4", sha+" # v4"), false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, ok := tt.pin.PinsTag(tt.c)
+			if ok != tt.tagPin {
+				t.Fatalf("PinsTag = %+v, %v; want %v", got, ok, tt.tagPin)
+			}
+			if ok && (got.Tag != tt.c.Old || got.SHA != sha || !tt.pin.Moves(tt.c)) {
+				t.Errorf("PinsTag = %+v; Moves = %v, want the tag, the SHA and a move until the tag is looked up", got, tt.pin.Moves(tt.c))
+			}
+		})
+	}
+}
