@@ -72,6 +72,24 @@ var sameVersionCases = []diffCase{
 		},
 	},
 	{
+		name: "moved from dependencies to overrides: no longer installed for its own sake",
+		base: map[string]string{"package.json": "{\"dependencies\": {\"left-pad\": \"1.3.0\"}}\n"},
+		head: map[string]string{"package.json": "{\"overrides\": {\"left-pad\": \"1.3.0\"}}\n"},
+		want: []Change{
+			{Ecosystem: NPM, Package: "left-pad", Manifest: "package.json", New: "1.3.0"},
+			{Ecosystem: NPM, Package: "left-pad", Manifest: "package.json", Old: "1.3.0"},
+		},
+	},
+	{
+		name: "moved from dependencies to uv's constraint-dependencies",
+		base: map[string]string{"pyproject.toml": "[project]\ndependencies = [\"kopf==1.40.1\"]\n"},
+		head: map[string]string{"pyproject.toml": "[project]\ndependencies = []\n[tool.uv]\nconstraint-dependencies = [\"kopf==1.40.1\"]\n"},
+		want: []Change{
+			{Ecosystem: Pip, Package: "kopf", Manifest: "pyproject.toml", New: "==1.40.1"},
+			{Ecosystem: Pip, Package: "kopf", Manifest: "pyproject.toml", Old: "==1.40.1"},
+		},
+	},
+	{
 		name: "removed from one of two sections: the removal stays",
 		base: map[string]string{"pyproject.toml": "[project]\ndependencies = [\"kopf==1.40.1\"]\n[dependency-groups]\ndev = [\"kopf>=1.40\"]\n"},
 		head: map[string]string{"pyproject.toml": "[project]\ndependencies = []\n[dependency-groups]\ndev = [\"kopf>=1.40\"]\n"},

@@ -47,7 +47,8 @@ func sectionMoves(old, cur map[depKey]manifest.Dep) map[depKey]bool {
 		o := old[g]
 		for _, a := range added {
 			n := cur[a]
-			if moved[a] || a.eco != g.eco || a.pkg != g.pkg || marker(a.section) != marker(g.section) || n.Resolved != o.Resolved {
+			if moved[a] || a.eco != g.eco || a.pkg != g.pkg || marker(a.section) != marker(g.section) || n.Resolved != o.Resolved ||
+				!installs(g.section) || !installs(a.section) {
 				continue
 			}
 			if sameRequirement(g.eco, g.pkg, o.Value, n.Value) {
@@ -57,6 +58,20 @@ func sectionMoves(old, cur map[depKey]manifest.Dep) map[depKey]bool {
 		}
 	}
 	return moved
+}
+
+// installs reports whether a section lists packages to install, as
+// dependencies and dependency groups do; constraints, overrides,
+// resolutions, sources and aliases only shape what something else
+// installs, so a package moved into one of them is no longer installed
+// for its own sake, and the move stays a removal.
+func installs(section string) bool {
+	for _, w := range []string{"constraint", "override", "resolutions", "sources", " alias "} {
+		if strings.Contains(section, w) {
+			return false
+		}
+	}
+	return true
 }
 
 // marker returns the environment marker a section key carries (pip's
