@@ -13,24 +13,30 @@ import (
 // from its entries.
 const conflictSection = "conflict resolution"
 
-// conflictReason is why a changed catalog leaves pinbot unable to say what
-// Gradle resolves (issue 36, item 2).
+// conflictReason is why a changed catalog leaves pinbot unable to say
+// what Gradle resolves for a package it does not list (issue 36, item 2).
 const conflictReason = "this PR changes the version catalog, and Gradle resolves each module to the highest version " +
-	"any dependency or platform (BOM) of the build asks for: a catalog version is a minimum unless it is strictly " +
-	"(\"1.2.3!!\" or { strictly = \"1.2.3\" }), and a library without a version takes the platform's. " +
-	"Without a gradle.lockfile pinbot cannot see what the changed entries pull in, so any package the catalog " +
-	"does not declare strictly may move"
+	"any dependency or platform (BOM) of the build asks for; without a gradle.lockfile pinbot cannot see what the " +
+	"changed entries pull in, so a package the catalog does not list may move"
 
 // resolveCatalogs is Gradle's resolver: one module per version catalog,
-// with the entries readGradleCatalog reads and, when no gradle.lockfile
-// of the catalog's build records what Gradle resolved, an Unresolved of
-// every package except those the catalog declares strictly. Its value
-// (At) is the catalog's content, so the Unresolved is reported exactly
-// when the pull request changes the catalog: a platform bumped, a library
-// added or raised, a strict version loosened (Gradle's conflict
-// resolution takes the highest version asked for, so any of these can
-// raise a pinned package the catalog holds with a plain version or not at
-// all; issue 36, item 2).
+// with the entries readGradleCatalog reads and, when no gradle.lockfile of
+// the catalog's build records what Gradle resolved, Unresolved answers for
+// what Gradle's conflict resolution may move (issue 36, item 2). Gradle
+// resolves each module to the highest version any dependency or platform
+// asks for, so a catalog version is a minimum unless it is strictly, and
+// a library without a version takes its platform's:
+//
+//   - each package the catalog lists but not strictly gets one, whose
+//     value (At) is the rest of the catalog: it is reported when the pull
+//     request changes another entry (a platform bumped, a library added or
+//     raised), or loosens the package's strict version; its own version
+//     moving is a plain change;
+//   - every package the catalog does not list gets one ("" with the
+//     listed ones excepted), whose value is the whole catalog: a change
+//     anywhere in it may raise a transitive dependency.
+//
+// Comments and the order of entries are not part of the values.
 func resolveCatalogs(files map[string][]byte) ([]manifest.Module, error) {
 	var lockfiles []string
 	for p := range files {
@@ -57,12 +63,129 @@ func resolveCatalogs(files map[string][]byte) ([]manifest.Module, error) {
 		}
 		m := manifest.Module{Path: p, Inputs: []string{p}, Deps: parsed.Deps}
 		if !locked(buildRoot(p), lockfiles) {
-			m.Unresolved = []manifest.Unresolved{{Section: conflictSection, Path: p,
-				At: manifest.CompactTOML(doc), Reason: conflictReason, Except: strict(parsed.Deps)}}
+			m.Unresolved = conflicts(p, doc, parsed.Deps)
 		}
 		out = append(out, m)
 	}
 	return out, errors.Join(errs...)
+}
+
+// catalogEntry is one [libraries] or [plugins] entry: its package and the
+// [versions] key it takes its version from, if any.
+type catalogEntry struct {
+	table, key, pkg, ref string
+}
+
+// entries lists a catalog's library and plugin entries (readGradleCatalog
+// has checked their shapes).
+func entries(doc map[string]any) []catalogEntry {
+	var out []catalogEntry
+	for _, table := range []string{"libraries", "plugins"} {
+		t, _ := doc[table].(map[string]any)
+		for _, k := range manifest.SortedKeys(t) {
+			e := catalogEntry{table: table, key: k}
+			switch v := t[k].(type) {
+			case string:
+				parts := strings.Split(v, ":")
+				if table == "plugins" {
+					e.pkg = parts[0]
+				} else if len(parts) >= 2 {
+					e.pkg = parts[0] + ":" + parts[1]
+				}
+			case map[string]any:
+				coord, _ := v["module"].(string)
+				if id, ok := v["id"].(string); ok && table == "plugins" {
+					coord = id
+				}
+				if coord == "" {
+					g, _ := v["group"].(string)
+					n, _ := v["name"].(string)
+					coord = g + ":" + n
+				}
+				e.pkg = coord
+				if ver, ok := v["version"].(map[string]any); ok {
+					e.ref, _ = ver["ref"].(string)
+				}
+			}
+			e.pkg = Normalize(e.pkg)
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// conflicts returns the Unresolved answers of a catalog without a lock
+// file (resolveCatalogs).
+func conflicts(p string, doc map[string]any, deps []manifest.Dep) []manifest.Unresolved {
+	es := entries(doc)
+	strictly := map[string]bool{}
+	for _, s := range strict(deps) {
+		strictly[s] = true
+	}
+	listed := map[string]bool{}
+	for _, e := range es {
+		if e.pkg != "" {
+			listed[e.pkg] = true
+		}
+	}
+	out := []manifest.Unresolved{{Section: conflictSection, Path: p, At: manifest.CompactTOML(doc), Reason: conflictReason, Except: manifest.SortedKeys(listed)}}
+	for _, pkg := range manifest.SortedKeys(listed) {
+		if strictly[pkg] {
+			continue
+		}
+		out = append(out, manifest.Unresolved{Pkg: pkg, Section: conflictSection, Path: p, At: manifest.CompactTOML(without(doc, es, pkg)), Reason: pkg + " is " + conflictPkgReason})
+	}
+	return out
+}
+
+// conflictPkgReason follows a package's name in its Unresolved.
+const conflictPkgReason = "only a minimum in the version catalog (a plain version, or none: a platform's), and this PR changes " +
+	"other entries of it: Gradle resolves a module to the highest version any dependency or platform (BOM) of the " +
+	"build asks for, unless the catalog declares it strictly (\"1.2.3!!\" or { strictly = \"1.2.3\" }) or a gradle.lockfile " +
+	"records it, and pinbot cannot see what the changed entries pull in"
+
+// without returns the catalog less the entries of pkg and the [versions]
+// keys only they refer to: what can raise pkg besides its own version.
+func without(doc map[string]any, es []catalogEntry, pkg string) map[string]any {
+	out := map[string]any{}
+	for k, v := range doc {
+		out[k] = v
+	}
+	refs := map[string]int{}
+	for _, e := range es {
+		if e.ref != "" && e.pkg != pkg {
+			refs[e.ref]++
+		}
+	}
+	for _, table := range []string{"libraries", "plugins"} {
+		t, ok := doc[table].(map[string]any)
+		if !ok {
+			continue
+		}
+		c := map[string]any{}
+		for k, v := range t {
+			c[k] = v
+		}
+		for _, e := range es {
+			if e.table == table && e.pkg == pkg {
+				delete(c, e.key)
+			}
+		}
+		out[table] = c
+	}
+	if vs, ok := doc["versions"].(map[string]any); ok {
+		c := map[string]any{}
+		for k, v := range vs {
+			c[k] = v
+		}
+		for _, e := range es {
+			if e.pkg == pkg && e.ref != "" && refs[e.ref] == 0 {
+				delete(c, e.ref)
+			}
+		}
+		out["versions"] = c
+	}
+	return out
 }
 
 // buildRoot is the folder of the build a catalog belongs to: the parent of
