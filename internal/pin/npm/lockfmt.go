@@ -87,7 +87,7 @@ func readYarnLock(name string, data []byte) (manifest.Parsed, error) {
 			return &manifest.ReadError{Path: name, Line: cur.line, Err: fmt.Errorf("entry %q has no version", cur.key)}
 		}
 		out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(npmDescriptorName(strings.Split(cur.key, ",")[0])), Value: cur.version, Resolved: true,
-			Integrity: cur.integrity, Source: yarnSource(cur.resolved)})
+			Integrity: sha512Only(cur.integrity), Source: yarnSource(cur.resolved)})
 		cur = nil
 		return nil
 	}
@@ -141,6 +141,20 @@ func readYarnLock(name string, data []byte) (manifest.Parsed, error) {
 		return manifest.Parsed{}, err
 	}
 	return manifest.Parsed{Deps: out}, nil
+}
+
+// sha512Only keeps the sha512 hashes of a yarn v1 integrity: yarn
+// rewrites an old entry's sha1 as sha512 when it meets one, which is not
+// other bytes; the sha1 is also in "resolved"'s fragment, compared as the
+// source.
+func sha512Only(integrity string) string {
+	var keep []string
+	for _, h := range strings.Fields(integrity) {
+		if strings.HasPrefix(h, "sha512-") {
+			keep = append(keep, h)
+		}
+	}
+	return strings.Join(keep, " ")
 }
 
 // yarnSource is where a yarn v1 entry's "resolved" fetches from. Yarn
