@@ -243,6 +243,19 @@ var lockSourceCases = []struct {
 		head: "left-pad@^1.3.0:\n  version \"1.3.0\"\n  resolved \"https://registry.npmjs.org/left-pad/-/left-pad-1.3.0.tgz#5b8a3a7765dfe001261dde915589e782f8c94d1e\"\n",
 	},
 	{
+		name:       "yarn v1: the integrity of the same tarball changes",
+		path:       "yarn.lock",
+		base:       "left-pad@^1.3.0:\n  version \"1.3.0\"\n  resolved \"https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz\"\n  integrity sha512-aaaa\n",
+		head:       "left-pad@^1.3.0:\n  version \"1.3.0\"\n  resolved \"https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz\"\n  integrity sha512-bbbb\n",
+		unresolved: "left-pad",
+	},
+	{
+		name: "yarn v1: an old sha1 integrity rewritten as sha512",
+		path: "yarn.lock",
+		base: "left-pad@^1.3.0:\n  version \"1.3.0\"\n  resolved \"https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz#5b8a3a7765dfe001261dde915589e782f8c94d1e\"\n  integrity sha1-W4o6d2Xf4AEmHd6RVYnngvjJTR4=\n",
+		head: "left-pad@^1.3.0:\n  version \"1.3.0\"\n  resolved \"https://registry.yarnpkg.com/left-pad/-/left-pad-1.3.0.tgz#5b8a3a7765dfe001261dde915589e782f8c94d1e\"\n  integrity sha512-XI5MPzVNApjAyhQzphX8BkmKsKUxD4LdyK24iZeQwfmoBOMJaJaLM0f7sI8+U6vKlsxzGGxY9PTjmYHKuKMhTrQ==\n",
+	},
+	{
 		name:       "yarn berry: resolution moves from npm to a tarball URL",
 		path:       "yarn.lock",
 		base:       "__metadata:\n  version: 8\n  cacheKey: 10c0\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n  resolution: \"left-pad@npm:1.3.0\"\n  checksum: 10c0/aaaa\n  languageName: node\n  linkType: hard\n",
