@@ -182,6 +182,12 @@ var includeCases = []struct {
 		want: []Change{{Ecosystem: Pip, Package: "kopf", Manifest: "ci/locks/py.lst", Old: "==1.40.1", New: "==1.42.0"}},
 	},
 	{
+		name: "an unchanged requirements file pinbot cannot read still names its includes",
+		base: map[string]string{"requirements.txt": "--index-url ${PIP_INDEX}\n-r deps/common.pip\n", "deps/common.pip": "kopf==1.40.1\n"},
+		head: map[string]string{"requirements.txt": "--index-url ${PIP_INDEX}\n-r deps/common.pip\n", "deps/common.pip": "kopf==1.42.0\n"},
+		want: []Change{{Ecosystem: Pip, Package: "kopf", Manifest: "deps/common.pip", Old: "==1.40.1", New: "==1.42.0"}},
+	},
+	{
 		name: "the included file removed: what it declared is removed",
 		base: map[string]string{"requirements.txt": "-c constraints.pip\n", "constraints.pip": "kopf==1.40.1\n"},
 		head: map[string]string{"requirements.txt": "-c constraints.pip\n"},

@@ -304,6 +304,36 @@ func checkPipEncoding(data []byte) error {
 // for Diff to follow; other pip options and editable or bare URL
 // requirements without a name are skipped.
 func ReadRequirements(name string, data []byte) (manifest.Parsed, error) {
+	out, err := readRequirements(name, data)
+	if err != nil {
+		// The includes still name files pip reads: an unchanged file
+		// pinbot cannot read must not hide a change to one (issue 36).
+		return manifest.Parsed{Includes: includesOf(name, data)}, err
+	}
+	return out, nil
+}
+
+// includesOf returns the local includes of a requirements file pinbot
+// cannot read as a whole, line by line, skipping lines it cannot read.
+func includesOf(name string, data []byte) []string {
+	var out []string
+	for _, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+		line = strings.TrimSpace(stripComment(line))
+		if !strings.HasPrefix(line, "-") || pipEnvVar.MatchString(line) {
+			continue
+		}
+		switch opt, arg := splitOption(line); opt {
+		case "-r", "--requirement", "-c", "--constraint":
+			inc := path.Join(path.Dir(name), arg)
+			if arg != "" && !strings.Contains(arg, "://") && !path.IsAbs(arg) && inc != ".." && !strings.HasPrefix(inc, "../") {
+				out = append(out, inc)
+			}
+		}
+	}
+	return out
+}
+
+func readRequirements(name string, data []byte) (manifest.Parsed, error) {
 	var out manifest.Parsed
 	if err := checkPipEncoding(data); err != nil {
 		return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: 1, Err: err}
