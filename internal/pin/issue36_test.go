@@ -367,6 +367,17 @@ var gradleCases = []struct {
 	},
 	// The neighbours: what conflict resolution cannot move.
 	{
+		name: "a version shared by a library family moves: each library's own change",
+		base: map[string]string{"gradle/libs.versions.toml": "[versions]\njackson = \"2.15.3\"\n[libraries]\njackson-core = { module = \"com.fasterxml.jackson.core:jackson-core\", version.ref = \"jackson\" }\njackson-databind = { module = \"com.fasterxml.jackson.core:jackson-databind\", version.ref = \"jackson\" }\n"},
+		head: map[string]string{"gradle/libs.versions.toml": "[versions]\njackson = \"2.17.1\"\n[libraries]\njackson-core = { module = \"com.fasterxml.jackson.core:jackson-core\", version.ref = \"jackson\" }\njackson-databind = { module = \"com.fasterxml.jackson.core:jackson-databind\", version.ref = \"jackson\" }\n"},
+		want: []Change{
+			{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-core", Manifest: "gradle/libs.versions.toml", Old: "2.15.3", New: "2.17.1"},
+			{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Manifest: "gradle/libs.versions.toml", Old: "2.15.3", New: "2.17.1"},
+		},
+		spares:   []Pin{{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}},
+		concerns: []Pin{{Ecosystem: Gradle, Package: "org.jetbrains.kotlin:kotlin-stdlib", Version: "1.9.24"}},
+	},
+	{
 		name:   "the pinned library's own version moves: a plain change, nothing unresolved about it",
 		base:   map[string]string{"gradle/libs.versions.toml": "[versions]\njackson = \"2.15.3\"\n[libraries]\njackson = { module = \"com.fasterxml.jackson.core:jackson-databind\", version.ref = \"jackson\" }\nspring-web = \"org.springframework:spring-web:6.1.0\"\n"},
 		head:   map[string]string{"gradle/libs.versions.toml": "[versions]\njackson = \"2.17.1\"\n[libraries]\njackson = { module = \"com.fasterxml.jackson.core:jackson-databind\", version.ref = \"jackson\" }\nspring-web = \"org.springframework:spring-web:6.1.0\"\n"},

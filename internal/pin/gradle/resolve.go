@@ -145,17 +145,14 @@ const conflictPkgReason = "only a minimum in the version catalog (a plain versio
 	"records it, and pinbot cannot see what the changed entries pull in"
 
 // without returns the catalog less the entries of pkg and the [versions]
-// keys only they refer to: what can raise pkg besides its own version.
+// keys they refer to: what can raise pkg besides its own version. A key
+// shared with other libraries (one "jackson" version for jackson-core and
+// jackson-databind) is pkg's own version: moving it is pkg's own change,
+// shown as such.
 func without(doc map[string]any, es []catalogEntry, pkg string) map[string]any {
 	out := map[string]any{}
 	for k, v := range doc {
 		out[k] = v
-	}
-	refs := map[string]int{}
-	for _, e := range es {
-		if e.ref != "" && e.pkg != pkg {
-			refs[e.ref]++
-		}
 	}
 	for _, table := range []string{"libraries", "plugins"} {
 		t, ok := doc[table].(map[string]any)
@@ -179,7 +176,7 @@ func without(doc map[string]any, es []catalogEntry, pkg string) map[string]any {
 			c[k] = v
 		}
 		for _, e := range es {
-			if e.pkg == pkg && e.ref != "" && refs[e.ref] == 0 {
+			if e.pkg == pkg && e.ref != "" {
 				delete(c, e.ref)
 			}
 		}
