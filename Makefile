@@ -297,7 +297,7 @@ $(K8S_ASSETS_STAMP): | check-asset-versions
 # 1.27): a failure that wrote no input is run once more, and fails the
 # build only if it fails again (a written input would be among the
 # second run's seeds and fail it deterministically).
-FUZZ_PKGS ?= ./internal/pin ./internal/pin/pip ./internal/pin/manifest ./internal/pin/maven ./internal/pin/nuget ./internal/pin/cargo ./internal/pin/terraform ./internal/pin/bundler ./internal/pin/composer ./internal/pin/docker ./internal/pin/helm ./internal/adr ./internal/dependabot ./pinbot/internal/source ./pinbot/internal/botcfg
+FUZZ_PKGS ?= ./internal/pin ./internal/pin/pip ./internal/pin/actions ./internal/pin/manifest ./internal/pin/maven ./internal/pin/nuget ./internal/pin/cargo ./internal/pin/terraform ./internal/pin/bundler ./internal/pin/composer ./internal/pin/docker ./internal/pin/helm ./internal/adr ./internal/dependabot ./pinbot/internal/source ./pinbot/internal/botcfg
 FUZZTIME  ?= 3s
 .PHONY: test-fuzz
 test-fuzz: ## Fuzz every parser for FUZZTIME (3s) each.

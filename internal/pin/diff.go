@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -293,11 +294,9 @@ func diffSides(p string, rBase, rHead manifest.Reader, base, head []byte) ([]Cha
 	// are top-level functions, so their code pointers identify them).
 	if base != nil && head != nil && bytes.Equal(base, head) && reflect.ValueOf(rBase).Pointer() == reflect.ValueOf(rHead).Pointer() {
 		// Nothing can change, but includes still matter to Diff.
-		var incs []string
-		if pb, err := r(p, base); err == nil {
-			incs = pb.Includes
-		}
-		return nil, incs, nil
+		// A reader may name includes of a file it cannot read (pip's).
+		pb, _ := r(p, base)
+		return nil, pb.Includes, nil
 	}
 	var errs []error
 	var incs []string
@@ -329,10 +328,20 @@ func diffSides(p string, rBase, rHead manifest.Reader, base, head []byte) ([]Cha
 		return nil, incs, errors.Join(errs...)
 	}
 	var out []Change
+	moved := sectionMoves(old, cur)
 	for k, d := range old {
 		n, ok := cur[k]
+		if moved[k] {
+			continue // moved to another section at the same requirement
+		}
 		if !ok || n.Value != d.Value {
 			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, Old: d.Value, New: n.Value, Resolved: d.Resolved})
+			continue
+		}
+		if d.Source != n.Source && (d.Source != "" || n.Source != "") {
+			// The same version from elsewhere (issue 36, item 2).
+			errs = append(errs, &Unresolved{Ecosystem: k.eco, Package: k.pkg, Manifest: p, Line: lineOf(head, n.Source), Reason: fmt.Sprintf(
+				"%s stays at %s, but the lock now fetches it from %s instead of %s: another source can install other code under the same version", k.pkg, d.Value, orText(n.Source, "(none)"), orText(d.Source, "(none)"))})
 			continue
 		}
 		if d.Integrity != "" && n.Integrity != "" && d.Integrity != n.Integrity {
@@ -343,7 +352,7 @@ func diffSides(p string, rBase, rHead manifest.Reader, base, head []byte) ([]Cha
 		}
 	}
 	for k, n := range cur {
-		if _, ok := old[k]; !ok {
+		if _, ok := old[k]; !ok && !moved[k] {
 			out = append(out, Change{Ecosystem: k.eco, Package: k.pkg, Manifest: p, New: n.Value, Resolved: n.Resolved})
 		}
 	}
@@ -367,10 +376,19 @@ func lineOf(data []byte, needle string) int { return manifest.LineOf(data, needl
 func mergeDeps(deps []manifest.Dep) map[depKey]manifest.Dep {
 	vals := map[depKey][]string{}
 	first := map[depKey]manifest.Dep{}
+	// Several entries under one key keep every integrity and source, in
+	// sorted order: the first one met would depend on the reader's order.
+	sums, srcs := map[depKey][]string{}, map[depKey][]string{}
 	for _, d := range deps {
 		k := depKey{Ecosystem(d.Eco), d.Pkg, d.Section}
 		if _, ok := first[k]; !ok {
 			first[k] = d
+		}
+		if d.Integrity != "" && !slices.Contains(sums[k], d.Integrity) {
+			sums[k] = append(sums[k], d.Integrity)
+		}
+		if d.Source != "" && !slices.Contains(srcs[k], d.Source) {
+			srcs[k] = append(srcs[k], d.Source)
 		}
 		val := d.Value
 		if val == "" {
@@ -389,6 +407,9 @@ func mergeDeps(deps []manifest.Dep) map[depKey]manifest.Dep {
 		v := vals[k]
 		sort.Strings(v)
 		d.Value = strings.Join(v, " || ")
+		sort.Strings(sums[k])
+		sort.Strings(srcs[k])
+		d.Integrity, d.Source = strings.Join(sums[k], " "), strings.Join(srcs[k], " ")
 		out[k] = d
 	}
 	return out

@@ -22,6 +22,26 @@ func addFileSeeds(f *testing.F) {
 	for _, c := range errCases {
 		f.Add([]byte(c.content))
 	}
+	// Issue 36's tables.
+	var trees []map[string]string
+	for _, c := range sameVersionCases {
+		trees = append(trees, c.base, c.head)
+	}
+	for _, c := range includeCases {
+		trees = append(trees, c.base, c.head)
+	}
+	for _, c := range gradleCases {
+		trees = append(trees, c.base, c.head)
+	}
+	for _, m := range trees {
+		for _, content := range m {
+			f.Add([]byte(content))
+		}
+	}
+	for _, c := range lockSourceCases {
+		f.Add([]byte(c.base))
+		f.Add([]byte(c.head))
+	}
 	err := filepath.WalkDir("testdata", func(p string, d os.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -200,11 +220,19 @@ func FuzzYarnLock(f *testing.F) {
 	addFileSeeds(f)
 	f.Add([]byte("# yarn lockfile v1\n\n\"left-pad@^1.3.0\", left-pad@^1.4.0:\n  version \"1.4.0\"\n"))
 	f.Add([]byte("__metadata:\n  version: 8\n\n\"left-pad@npm:^1.3.0\":\n  version: 1.3.0\n  resolution: \"left-pad@npm:1.3.0\"\n"))
+	for _, c := range lockSourceCases {
+		f.Add([]byte(c.base))
+		f.Add([]byte(c.head))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "yarn.lock", data) })
 }
 
 func FuzzPnpmLock(f *testing.F) {
 	addFileSeeds(f)
 	f.Add([]byte("lockfileVersion: '9.0'\npackages:\n  left-pad@1.3.0:\n    resolution: {integrity: sha512-x}\n  /@types/node@22.1.0(peer@1.0.0):\n    resolution: {}\n"))
+	for _, c := range lockSourceCases {
+		f.Add([]byte(c.base))
+		f.Add([]byte(c.head))
+	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkReader(t, "pnpm-lock.yaml", data) })
 }

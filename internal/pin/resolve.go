@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin/manifest"
+	"github.com/kubetenant/kubetenant/internal/pin/pip"
 )
 
 // Unresolved reports a package whose effective version pinbot cannot
@@ -136,7 +137,8 @@ func IsInput(p string) bool { return len(InputsOf(p)) > 0 }
 // a predicate of the further files Diff must be given in both trees to
 // resolve effective versions: every evaluated input of each ecosystem with
 // a resolver one of whose inputs changed (the parents of a Maven module,
-// the Directory.Build.props of an MSBuild project).
+// the Directory.Build.props of an MSBuild project), and the pip
+// requirements files, whose includes may be any changed file.
 func ResolutionFiles(changed []string) func(p string) bool {
 	var ecos []manifest.Definition
 	for _, d := range registry {
@@ -150,8 +152,16 @@ func ResolutionFiles(changed []string) func(p string) bool {
 			}
 		}
 	}
+	// A pip requirements file may include a file of any name (-r, -c):
+	// any changed file may be one, so the requirements files of both
+	// trees are read and their includes followed whether or not they
+	// change themselves (issue 36, item 2).
+	includes := len(changed) > 0
 	return func(p string) bool {
 		p = cleanPath(p)
+		if includes && pip.IsRequirementsPath(p) {
+			return true
+		}
 		for _, d := range ecos {
 			if evaluatedInput(d, p) {
 				return true

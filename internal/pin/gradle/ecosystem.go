@@ -21,13 +21,14 @@ var Definition = manifest.Definition{
 	Normalize:   Normalize,
 	Compare:     maven.Compare,
 	Formats: []manifest.Format{
-		{Name: "Gradle version catalog", Match: isGradleCatalog, Read: readGradleCatalog},
+		{Name: "Gradle version catalog", Match: isGradleCatalog, Read: readGradleCatalog, ViaResolver: true},
 		{Name: "gradle.lockfile", Match: isGradleLockfile, Read: readGradleLockfile},
 		{Name: "Gradle build script", Match: isGradleScript},
 	},
-	Exact:  gradleExact,
-	Same:   manifest.SameTrimmedVersion,
-	Inputs: Inputs,
+	Exact:   gradleExact,
+	Same:    manifest.SameTrimmedVersion,
+	Inputs:  Inputs,
+	Resolve: resolveCatalogs,
 }
 
 // Normalize is Maven's: Gradle resolves Maven coordinates

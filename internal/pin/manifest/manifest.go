@@ -55,6 +55,11 @@ type Dep struct {
 	// ("sha512-..."), or "": a hash that changes while the version does not
 	// means the lock installs other bytes under the same version.
 	Integrity string
+	// Source is where a lock file fetches the package from (yarn's
+	// "resolved" and berry's "resolution", pnpm's resolution tarball), or
+	// "": a source that moves while the version does not installs another
+	// package under the same version (issue 36).
+	Source string
 }
 
 // Parsed is what a reader returns for one file.

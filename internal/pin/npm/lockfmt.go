@@ -14,20 +14,24 @@ import (
 
 // npmDescriptorName returns the package a yarn descriptor names:
 // "left-pad@^1.3.0", "@types/node@npm:^22", "lp@npm:left-pad@1.4.0"
-// (an alias: the package after "npm:").
+// (an alias: the package after "npm:"), "left-pad@patch:left-pad@npm%3A1.3.0#..."
+// (a patch of left-pad).
 func npmDescriptorName(d string) string {
 	d = strings.Trim(strings.TrimSpace(d), `"`)
-	if i := strings.Index(d, "@npm:"); i > 0 {
-		rest := d[i+len("@npm:"):]
-		if j := strings.LastIndexByte(rest, '@'); j > 0 {
-			return rest[:j] // an alias to another package
+	// The name ends at the first "@" after it starts (a scope's "@" is
+	// its first character): a range or a protocol may hold more, as in
+	// berry's "left-pad@patch:left-pad@npm%3A1.3.0#..." (issue 36).
+	i := strings.IndexByte(d[min(1, len(d)):], '@')
+	if i < 0 {
+		return d
+	}
+	name, rest := d[:i+1], d[i+2:]
+	if target, ok := strings.CutPrefix(rest, "npm:"); ok {
+		if j := strings.IndexByte(target[min(1, len(target)):], '@'); j >= 0 {
+			return target[:j+1] // an alias to another package
 		}
-		return d[:i]
 	}
-	if i := strings.LastIndexByte(d, '@'); i > 0 {
-		return d[:i]
-	}
-	return d
+	return name
 }
 
 // readYarnLock reads the resolved versions of a yarn.lock: the classic v1
@@ -57,43 +61,112 @@ func readYarnLock(name string, data []byte) (manifest.Parsed, error) {
 			if e.Version == "" {
 				return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: manifest.LineOf(data, key), Err: fmt.Errorf("entry %q has no version", key)}
 			}
-			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(pkg), Value: e.Version, Resolved: true})
+			// The resolution names where the package comes from
+			// ("left-pad@npm:1.3.0", a tarball URL, a git commit, a
+			// patch). Berry's checksum is not compared: it changes with
+			// the cache key on every Yarn upgrade.
+			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(pkg), Value: e.Version, Resolved: true, Source: e.Resolution})
 		}
 		return manifest.Parsed{Deps: out}, nil
 	}
 	var out []manifest.Dep
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), manifest.MaxManifestSize)
-	line, cur, curLine := 0, "", 0
+	// An entry is a header line and its two-space fields; it is emitted
+	// when the next header (or the end) closes it.
+	type entry struct {
+		key, version, resolved, integrity string
+		line                              int
+	}
+	var cur *entry
+	flush := func() error {
+		if cur == nil {
+			return nil
+		}
+		if cur.version == "" {
+			return &manifest.ReadError{Path: name, Line: cur.line, Err: fmt.Errorf("entry %q has no version", cur.key)}
+		}
+		out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(npmDescriptorName(strings.Split(cur.key, ",")[0])), Value: cur.version, Resolved: true,
+			Integrity: sha512Only(cur.integrity), Source: yarnSource(cur.resolved)})
+		cur = nil
+		return nil
+	}
+	field := func(t, f string) (string, bool) {
+		v, ok := strings.CutPrefix(t, "  "+f+" ")
+		if !ok || strings.HasPrefix(t, "   ") {
+			return "", false
+		}
+		v = strings.TrimSpace(v)
+		if u, err := strconv.Unquote(v); err == nil {
+			v = u
+		}
+		return v, true
+	}
+	line := 0
 	for sc.Scan() {
 		line++
 		t := sc.Text()
-		switch {
-		case strings.TrimSpace(t) == "" || strings.HasPrefix(strings.TrimSpace(t), "#"):
-		case !strings.HasPrefix(t, " "):
-			if cur != "" {
-				return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: curLine, Err: fmt.Errorf("entry %q has no version", cur)}
+		if strings.TrimSpace(t) == "" || strings.HasPrefix(strings.TrimSpace(t), "#") {
+			continue
+		}
+		if !strings.HasPrefix(t, " ") {
+			if err := flush(); err != nil {
+				return manifest.Parsed{}, err
 			}
-			cur, curLine = strings.TrimSuffix(strings.TrimSpace(t), ":"), line
-		case strings.HasPrefix(t, "  version ") && !strings.HasPrefix(t, "   "):
-			if cur == "" {
-				return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: line, Err: fmt.Errorf("version outside an entry")}
+			cur = &entry{key: strings.TrimSuffix(strings.TrimSpace(t), ":"), line: line}
+			continue
+		}
+		for _, f := range []string{"version", "resolved", "integrity"} {
+			v, ok := field(t, f)
+			if !ok {
+				continue
 			}
-			v := strings.TrimSpace(strings.TrimPrefix(t, "  version "))
-			if u, err := strconv.Unquote(v); err == nil {
-				v = u
+			if cur == nil {
+				return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: line, Err: fmt.Errorf("%s outside an entry", f)}
 			}
-			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(npmDescriptorName(strings.Split(cur, ",")[0])), Value: v, Resolved: true})
-			cur = ""
+			switch f {
+			case "version":
+				cur.version = v
+			case "resolved":
+				cur.resolved = v
+			case "integrity":
+				cur.integrity = v
+			}
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return manifest.Parsed{}, &manifest.ReadError{Path: name, Err: err}
 	}
-	if cur != "" {
-		return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: curLine, Err: fmt.Errorf("entry %q has no version", cur)}
+	if err := flush(); err != nil {
+		return manifest.Parsed{}, err
 	}
 	return manifest.Parsed{Deps: out}, nil
+}
+
+// sha512Only keeps the sha512 hashes of a yarn v1 integrity: yarn
+// rewrites an old entry's sha1 as sha512 when it meets one, which is not
+// other bytes; the sha1 is also in "resolved"'s fragment, compared as the
+// source.
+func sha512Only(integrity string) string {
+	var keep []string
+	for _, h := range strings.Fields(integrity) {
+		if strings.HasPrefix(h, "sha512-") {
+			keep = append(keep, h)
+		}
+	}
+	return strings.Join(keep, " ")
+}
+
+// yarnSource is where a yarn v1 entry's "resolved" fetches from. Yarn
+// treats its own registry host and npm's as one registry (it rewrites one
+// to the other), so the two spell one source.
+func yarnSource(resolved string) string {
+	for _, h := range []string{"https://registry.yarnpkg.com/", "http://registry.yarnpkg.com/"} {
+		if rest, ok := strings.CutPrefix(resolved, h); ok {
+			return "https://registry.npmjs.org/" + rest
+		}
+	}
+	return resolved
 }
 
 // readPnpmLock reads the resolved versions of a pnpm-lock.yaml from its
@@ -121,7 +194,31 @@ func readPnpmLock(name string, data []byte) (manifest.Parsed, error) {
 		if pkg == "" || ver == "" {
 			return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: manifest.LineOf(data, key), Err: fmt.Errorf("package key %q has no name@version", key)}
 		}
-		out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(pkg), Value: ver, Resolved: true})
+		n := doc.Packages[key]
+		var e struct {
+			Resolution map[string]any `yaml:"resolution"`
+		}
+		if err := n.Decode(&e); err != nil {
+			return manifest.Parsed{}, manifest.YAMLError(name, n.Line, fmt.Errorf("package %q: %w", key, err))
+		}
+		integrity, source := pnpmResolution(e.Resolution)
+		out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(pkg), Value: ver, Resolved: true, Integrity: integrity, Source: source})
 	}
 	return manifest.Parsed{Deps: out}, nil
+}
+
+// pnpmResolution splits a pnpm lock entry's resolution into its integrity
+// and its source: "" for the registry (integrity only), else the other
+// fields in sorted order ("tarball=https://...", "commit=... repo=...
+// type=git", "directory=...").
+func pnpmResolution(r map[string]any) (integrity, source string) {
+	var parts []string
+	for _, k := range manifest.SortedKeys(r) {
+		if k == "integrity" {
+			integrity = fmt.Sprint(r[k])
+			continue
+		}
+		parts = append(parts, k+"="+fmt.Sprint(r[k]))
+	}
+	return integrity, strings.Join(parts, " ")
 }

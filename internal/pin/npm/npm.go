@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin/manifest"
@@ -116,6 +117,8 @@ func readPackageLock(name string, data []byte) (manifest.Parsed, error) {
 	}
 	var out []manifest.Dep
 	if doc.Packages != nil {
+		var nested []nestedDep
+		top := map[string]string{} // package -> the version at the root's node_modules
 		for key, p := range doc.Packages {
 			i := strings.LastIndex(key, "node_modules/")
 			if i < 0 || p.Link {
@@ -128,13 +131,21 @@ func readPackageLock(name string, data []byte) (manifest.Parsed, error) {
 			if p.Version == "" {
 				return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: manifest.LineOf(data, `"`+key+`"`), Err: fmt.Errorf("package %q has no version", key)}
 			}
-			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(n), Value: installed(n, p.Version, p.Resolved), Resolved: true, Integrity: p.Integrity})
+			d := manifest.Dep{Eco: Name, Pkg: Normalize(n), Value: installed(n, p.Version, p.Resolved), Resolved: true, Integrity: p.Integrity}
+			if i == 0 {
+				top[d.Pkg] = d.Value
+				out = append(out, d)
+			} else {
+				nested = append(nested, nestedDep{d, key[:i]})
+			}
 		}
-		return manifest.Parsed{Deps: out}, nil
+		return manifest.Parsed{Deps: append(out, keepNested(nested, top)...)}, nil
 	}
 	var err error
-	var walk func(m map[string]lockV1Dep)
-	walk = func(m map[string]lockV1Dep) {
+	var nested []nestedDep
+	top := map[string]string{}
+	var walk func(m map[string]lockV1Dep, parent string)
+	walk = func(m map[string]lockV1Dep, parent string) {
 		keys := make([]string, 0, len(m))
 		for k := range m {
 			keys = append(keys, k)
@@ -145,15 +156,21 @@ func readPackageLock(name string, data []byte) (manifest.Parsed, error) {
 			if d.Version == "" && err == nil {
 				err = &manifest.ReadError{Path: name, Line: manifest.LineOf(data, `"`+k+`"`), Err: fmt.Errorf("dependency %q has no version", k)}
 			}
-			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(k), Value: installed(k, d.Version, d.Resolved), Resolved: true, Integrity: d.Integrity})
-			walk(d.Dependencies)
+			dep := manifest.Dep{Eco: Name, Pkg: Normalize(k), Value: installed(k, d.Version, d.Resolved), Resolved: true, Integrity: d.Integrity}
+			if parent == "" {
+				top[dep.Pkg] = dep.Value
+				out = append(out, dep)
+			} else {
+				nested = append(nested, nestedDep{dep, parent})
+			}
+			walk(d.Dependencies, parent+k+"/")
 		}
 	}
-	walk(doc.Dependencies)
+	walk(doc.Dependencies, "")
 	if err != nil {
 		return manifest.Parsed{}, err
 	}
-	return manifest.Parsed{Deps: out}, nil
+	return manifest.Parsed{Deps: append(out, keepNested(nested, top)...)}, nil
 }
 
 // lastPackage returns the package a yarn resolution path ends in:
@@ -189,4 +206,46 @@ func installed(name, version, resolved string) string {
 		return version
 	}
 	return tv
+}
+
+// nestedDep is a copy of a package installed below another package's
+// node_modules (under parent), because the root's copy does not satisfy
+// that package's range.
+type nestedDep struct {
+	manifest.Dep
+	parent string
+}
+
+// keepNested returns the nested copies that count as the package: every
+// copy in the release line (major) of the root's copy, and every copy of a
+// package the root does not install. A copy of another major beside the
+// root's is what npm installs for a dependent that needs that major; it is
+// another line of the package, not the root's copy moving (issue 36, item
+// 4), so a pin of the root's version does not see it. The root's copy is
+// still compared, so a swap (the root at 2.x, 1.40.1 nested) is a change.
+func keepNested(nested []nestedDep, top map[string]string) []manifest.Dep {
+	var out []manifest.Dep
+	for _, n := range nested {
+		if tv, ok := top[n.Pkg]; ok {
+			tm, okT := major(tv)
+			nm, okN := major(n.Value)
+			if okT && okN && tm != nm {
+				continue
+			}
+		}
+		out = append(out, n.Dep)
+	}
+	return out
+}
+
+// major returns the major version of an npm version (1 for "1.40.1", 2
+// for "v2.0.0-rc.1"); ok is false for anything but a version.
+func major(v string) (int, bool) {
+	v = strings.TrimPrefix(strings.TrimSpace(v), "v")
+	m, rest, _ := strings.Cut(v, ".")
+	if rest == "" || strings.HasPrefix(m, "+") || strings.HasPrefix(m, "-") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(m)
+	return n, err == nil
 }

@@ -74,7 +74,7 @@ var Inputs = []manifest.Input{
 	{Files: "pyproject.toml at any depth", Role: "project dependencies, dependency groups, tool.uv/tool.poetry/tool.pdm tables",
 		Example: "services/api/pyproject.toml", Match: manifest.Base("pyproject.toml"), Evaluated: true,
 		Doc: "https://packaging.python.org/en/latest/specifications/pyproject-toml/"},
-	{Files: "*requirements*.txt/.in, constraints*.txt, requirements/*.txt, and the files they include (-r, -c)",
+	{Files: "*requirements*.txt/.in, constraints*.txt, requirements/*.txt, and the files of any name they include (-r, -c)",
 		Role: "requirements and constraints", Example: "requirements/base.txt", Match: IsRequirementsPath, Evaluated: true,
 		Doc: "https://pip.pypa.io/en/stable/reference/requirements-file-format/"},
 	{Files: "uv.lock, poetry.lock, Pipfile.lock, pdm.lock", Role: "a lock file", Example: "uv.lock",

@@ -113,12 +113,48 @@ func readPyproject(name string, data []byte) (manifest.Parsed, error) {
 }
 
 // markerKey keeps requirements for the same project under different
-// environment markers apart.
+// environment markers apart. Two spellings of one marker are one key:
+// whitespace outside strings is dropped and every string is written in
+// double quotes, as PEP 508 makes 'win32' and "win32" the same string
+// (issue 36: a re-quoted requirement is not a change).
 func markerKey(m string) string {
 	if m == "" {
 		return ""
 	}
-	return "; " + strings.Join(strings.Fields(m), "")
+	return "; " + NormalizeMarker(m)
+}
+
+// NormalizeMarker spells a PEP 508 environment marker one way: no
+// whitespace outside quoted strings, and each string in double quotes (in
+// single quotes when it holds a double quote, the one case PEP 508 needs
+// them). An unterminated string is kept as written, quote and all, so that
+// a marker pip refuses never equals one it accepts.
+func NormalizeMarker(m string) string {
+	var b strings.Builder
+	for i := 0; i < len(m); i++ {
+		c := m[i]
+		switch {
+		case c == '"' || c == '\'':
+			j := strings.IndexByte(m[i+1:], c)
+			if j < 0 {
+				b.WriteString(m[i:])
+				return b.String()
+			}
+			s := m[i+1 : i+1+j]
+			q := byte('"')
+			if strings.IndexByte(s, '"') >= 0 {
+				q = '\''
+			}
+			b.WriteByte(q)
+			b.WriteString(s)
+			b.WriteByte(q)
+			i += j + 1
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v':
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // poetryConstraint renders a Poetry dependency value: a constraint string, a
@@ -136,7 +172,7 @@ func poetryConstraint(v any) (string, error) {
 			}
 			c := strings.Join(strings.Fields(s), "")
 			if m, ok := t["markers"].(string); ok {
-				c += "; " + m
+				c += "; " + NormalizeMarker(m)
 			}
 			if py, ok := t["python"].(string); ok {
 				c += "; python " + py
@@ -268,6 +304,36 @@ func checkPipEncoding(data []byte) error {
 // for Diff to follow; other pip options and editable or bare URL
 // requirements without a name are skipped.
 func ReadRequirements(name string, data []byte) (manifest.Parsed, error) {
+	out, err := readRequirements(name, data)
+	if err != nil {
+		// The includes still name files pip reads: an unchanged file
+		// pinbot cannot read must not hide a change to one (issue 36).
+		return manifest.Parsed{Includes: includesOf(name, data)}, err
+	}
+	return out, nil
+}
+
+// includesOf returns the local includes of a requirements file pinbot
+// cannot read as a whole, line by line, skipping lines it cannot read.
+func includesOf(name string, data []byte) []string {
+	var out []string
+	for _, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
+		line = strings.TrimSpace(stripComment(line))
+		if !strings.HasPrefix(line, "-") || pipEnvVar.MatchString(line) {
+			continue
+		}
+		switch opt, arg := splitOption(line); opt {
+		case "-r", "--requirement", "-c", "--constraint":
+			inc := path.Join(path.Dir(name), arg)
+			if arg != "" && !strings.Contains(arg, "://") && !path.IsAbs(arg) && inc != ".." && !strings.HasPrefix(inc, "../") {
+				out = append(out, inc)
+			}
+		}
+	}
+	return out
+}
+
+func readRequirements(name string, data []byte) (manifest.Parsed, error) {
 	var out manifest.Parsed
 	if err := checkPipEncoding(data); err != nil {
 		return manifest.Parsed{}, &manifest.ReadError{Path: name, Line: 1, Err: err}
