@@ -320,3 +320,171 @@ func cleanStatus(s string) string {
 	})
 	return strings.ToLower(strings.TrimSpace(s))
 }
+
+// StatusLabels are the words that head a record's status, as a heading
+// ("## Estado"), a label ("**Statut :** Accepté") or a table row's first
+// cell ("| 状态 | 已接受 |"), in the languages of StatusVocabulary.
+var StatusLabels = []string{"status", "state", "estado", "statut", "état", "situação", "stato", "trạng thái", "tình trạng", "状态", "狀態", "ステータス", "状態"}
+
+// statusLabelRE matches a status label line: "Status: Accepted", "*
+// Status: accepted", "- **Status**: Accepted", "**Status:** Accepted",
+// "Statut : Accepté", "状态：已接受"; group 1 is the value.
+var statusLabelRE = func() *regexp.Regexp {
+	alts := make([]string, len(StatusLabels))
+	for i, l := range StatusLabels {
+		alts[i] = regexp.QuoteMeta(l)
+	}
+	return regexp.MustCompile(`(?i)^\s*(?:[-*+]\s+)?(?:\*\*|__|\*|_)?(?:` + strings.Join(alts, "|") + `)(?:\*\*|__|\*|_)?\s*[:：]\s*(?:\*\*|__)?\s*(.*\S)\s*$`)
+}()
+
+// isStatusLabel reports whether s (a heading's text or a table cell) is a
+// status label.
+func isStatusLabel(s string) bool {
+	s = headingText(s)
+	for _, l := range StatusLabels {
+		if strings.EqualFold(s, l) || foldStatus(s) == foldStatus(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// tableStatus reads a status table row, "| Status | Accepted |" or
+// "| **Status** | Accepted (2026-08-07) |", and returns the value.
+func tableStatus(line string) (string, bool) {
+	t := strings.TrimSpace(line)
+	if !strings.HasPrefix(t, "|") {
+		return "", false
+	}
+	cells := strings.Split(strings.Trim(t, "|"), "|")
+	if len(cells) < 2 || !isStatusLabel(cells[0]) {
+		return "", false
+	}
+	v := strings.TrimSpace(cells[1])
+	return v, v != "" && strings.Trim(v, "-: ") != ""
+}
+
+// bodyStatus finds the status of a Markdown record (ADR 0310): a Status
+// section (any level, setext, numbered, bold, localized: "## 3. Estado"),
+// whose first line that names a status counts, with any later line that
+// starts "Superseded …", "Deprecated …" or "Rejected …" (adr-tools appends
+// "Superseded by [2. …](…)" under "Accepted"); else a status label line or
+// table row, before the first section and then anywhere outside code
+// blocks. line is the 1-based line of the status, 0 when there is none.
+func bodyStatus(doc string) (status string, line int) {
+	secs := sections(doc)
+	for _, s := range secs {
+		if s.level == 0 {
+			continue
+		}
+		// "## Status: Accepted"
+		if h, v, ok := strings.Cut(s.heading, ":"); ok && isStatusLabel(h) && strings.TrimSpace(v) != "" {
+			return cleanStatus(v), s.line - 1
+		}
+		if !isStatusLabel(s.heading) {
+			continue
+		}
+		if st, ln := sectionStatus(s.body, s.line); st != "" {
+			return st, ln
+		}
+	}
+	// Labels and table rows: before the first section (or under the
+	// title), then anywhere.
+	preamble := len(secs) // lines before the first section but the title
+	for si, sec := range secs {
+		if si > 0 && (sec.level != 1 || si > 1) {
+			preamble = sec.line - 2
+			break
+		}
+		if si == len(secs)-1 {
+			preamble = -1
+		}
+	}
+	lines := strings.Split(doc, "\n")
+	fence := ""
+	var later []int
+	for i, ln := range lines {
+		t := strings.TrimSpace(ln)
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = t[:3]
+			continue
+		}
+		if _, ok := labelStatus(ln); !ok {
+			continue
+		}
+		if preamble < 0 || i < preamble {
+			v, _ := labelStatus(ln)
+			return v, i + 1
+		}
+		later = append(later, i)
+	}
+	for _, i := range later {
+		v, _ := labelStatus(lines[i])
+		if _, known := StatusOf(v); known {
+			return v, i + 1
+		}
+	}
+	if len(later) > 0 {
+		v, _ := labelStatus(lines[later[0]])
+		return v, later[0] + 1
+	}
+	return "", 0
+}
+
+// labelStatus reads a status label line or table row.
+func labelStatus(ln string) (string, bool) {
+	if m := statusLabelRE.FindStringSubmatch(ln); m != nil {
+		if v := cleanStatus(m[1]); v != "" {
+			return v, true
+		}
+	}
+	if v, ok := tableStatus(ln); ok {
+		if v := cleanStatus(v); v != "" {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// sectionStatus reads a Status section's body whose first line is line:
+// its first line that names a known status (else its first line), with
+// every later line that starts with a superseded, deprecated or rejected
+// word.
+func sectionStatus(body string, line int) (string, int) {
+	var status, first string
+	at, firstAt := 0, 0
+	for i, ln := range strings.Split(body, "\n") {
+		t := strings.TrimSpace(ln)
+		if t == "" || setextUnderline.MatchString(t) {
+			continue
+		}
+		v, ok := labelStatus(t)
+		if !ok {
+			v = cleanStatus(t)
+		}
+		if v == "" {
+			continue
+		}
+		if first == "" {
+			first, firstAt = v, line+i
+		}
+		c, known := StatusOf(v)
+		switch {
+		case !known:
+		case status == "":
+			status, at = v, line+i
+		case c == Superseded || c == Deprecated || c == Rejected:
+			status += "; " + v
+		}
+	}
+	if status == "" {
+		return first, firstAt
+	}
+	return status, at
+}
