@@ -218,6 +218,13 @@ func (p *parser) frontMatter(fm []byte, body string) {
 			p.mapping(root, false)
 		}
 	}
+	// Front matter without a status (a docs site's sidebar keys) leaves
+	// it to the body (ADR 0310).
+	if p.rec.Status == "" && p.statusLine == 0 {
+		if st, ln := bodyStatus(body); st != "" {
+			p.rec.Status, p.statusLine = st, ln+strings.Count(string(fm), "\n")+2
+		}
+	}
 	// A front-matter record without a pins key states its pins in the body,
 	// as Nygard records do (issue 22, item 4).
 	if root == nil || root.Kind != yaml.MappingNode || !hasKey(root, "pins") {

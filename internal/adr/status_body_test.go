@@ -195,3 +195,18 @@ func FuzzBodyStatus(f *testing.F) {
 		}
 	})
 }
+
+// Front matter without a status key (a docs site's sidebar keys) leaves
+// the status to the body.
+func TestFrontMatterWithoutStatusReadsTheBody(t *testing.T) {
+	data := "---\nsidebar_position: 4\ntitle: Pin kopf\n---\n\n## Status\n\nSuperseded by ADR-9\n\n## Decision\n\nkopf==1.40.1\n"
+	rec, _ := Parse("docs/adr/0004-pin-kopf.md", []byte(data))
+	if rec.Status != "superseded by adr-9" || rec.Enforced {
+		t.Errorf("status %q enforced %v, want the body's superseded status, not enforced", rec.Status, rec.Enforced)
+	}
+	data = "---\nsidebar_position: 4\n---\n\n## Status\n\nRatified\n\n## Decision\n\nkopf==1.40.1\n"
+	_, ws := Parse("docs/adr/0004-pin-kopf.md", []byte(data))
+	if len(ws) != 1 || ws[0].Line != 7 || len(ws[0].Doubtful) != 1 {
+		t.Errorf("warnings %v, want the unknown status at line 7 with its pin in doubt", ws)
+	}
+}
