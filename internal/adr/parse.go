@@ -36,7 +36,10 @@ func Parse(path string, data []byte) (Record, []Warning) {
 	case ".yaml", ".yml":
 		p.rec.Format = YAMLRecord
 		p.yamlRecord(data)
-	case ".md", ".markdown":
+	case ".md", ".markdown", ".mdx", ".adoc", ".asciidoc", ".rst":
+		// MDX, AsciiDoc and reStructuredText as the Markdown they amount
+		// to, line for line (formats.go, ADR 0310).
+		data = p.asMarkdown(ext, data)
 		if fm, body, ok := splitFrontMatter(data); ok {
 			p.rec.Format = FrontMatter
 			p.frontMatter(fm, body)
