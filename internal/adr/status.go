@@ -324,7 +324,7 @@ func cleanStatus(s string) string {
 // StatusLabels are the words that head a record's status, as a heading
 // ("## Estado"), a label ("**Statut :** Accepté") or a table row's first
 // cell ("| 状态 | 已接受 |"), in the languages of StatusVocabulary.
-var StatusLabels = []string{"status", "state", "estado", "statut", "état", "situação", "stato", "trạng thái", "tình trạng", "状态", "狀態", "ステータス", "状態"}
+var StatusLabels = []string{"status", "estado", "statut", "état", "situação", "trạng thái", "tình trạng", "状态", "狀態", "ステータス", "状態"}
 
 // statusLabelRE matches a status label line: "Status: Accepted", "*
 // Status: accepted", "- **Status**: Accepted", "**Status:** Accepted",
@@ -369,8 +369,8 @@ func tableStatus(line string) (string, bool) {
 // whose first line that names a status counts, with any later line that
 // starts "Superseded …", "Deprecated …" or "Rejected …" (adr-tools appends
 // "Superseded by [2. …](…)" under "Accepted"); else a status label line or
-// table row, before the first section and then anywhere outside code
-// blocks. line is the 1-based line of the status, 0 when there is none.
+// table row before the first section, or one naming a known status
+// anywhere outside code blocks. line is the 1-based line of the status, 0 when there is none.
 func bodyStatus(doc string) (status string, line int) {
 	secs := sections(doc)
 	for _, s := range secs {
@@ -424,15 +424,13 @@ func bodyStatus(doc string) (status string, line int) {
 		}
 		later = append(later, i)
 	}
+	// Past the first section only a known status counts: "Status: stored
+	// in etcd" in a Decision is no status.
 	for _, i := range later {
 		v, _ := labelStatus(lines[i])
 		if _, known := StatusOf(v); known {
 			return v, i + 1
 		}
-	}
-	if len(later) > 0 {
-		v, _ := labelStatus(lines[later[0]])
-		return v, later[0] + 1
 	}
 	return "", 0
 }

@@ -210,3 +210,16 @@ func TestFrontMatterWithoutStatusReadsTheBody(t *testing.T) {
 		t.Errorf("warnings %v, want the unknown status at line 7 with its pin in doubt", ws)
 	}
 }
+
+// A label past the first section counts only when it names a known
+// status: "Status: stored in etcd" in a decision is no status.
+func TestLaterLabelOnlyWhenKnown(t *testing.T) {
+	rec, ws := Parse("docs/adr/0007-x.md", []byte("# 7. Keep state\n\n## Decision\n\nStatus: stored in etcd.\n\nkopf==1.40.1\n"))
+	if rec.Status != "" || !rec.Enforced || len(ws) != 0 {
+		t.Errorf("status %q enforced %v warnings %v, want no status", rec.Status, rec.Enforced, ws)
+	}
+	rec, _ = Parse("docs/adr/0007-x.md", []byte("# 7. Keep state\n\n## Context\n\nx\n\n## Metadata\n\n- Status: Rejected\n\n## Decision\n\nkopf==1.40.1\n"))
+	if rec.Status != "rejected" || rec.Enforced {
+		t.Errorf("status %q enforced %v, want rejected", rec.Status, rec.Enforced)
+	}
+}
