@@ -30,7 +30,7 @@ const MaxContentDepth = 6
 // MaxContentReads bounds the files Discover reads to tell a record folder
 // by its content: on GitHub each is a request. Looked says when it is
 // reached.
-const MaxContentReads = 200
+const MaxContentReads = 64
 
 // logNames are the names (without extension, any case) of a single file
 // holding a team's records: docs/adr.md, ADR.md, DECISIONS.md.
