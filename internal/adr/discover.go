@@ -64,7 +64,7 @@ func Discover(fsys fs.FS) Discovery {
 		if dir == "." || dir == "" || !fs.ValidPath(dir) {
 			return
 		}
-		if fi, err := fs.Stat(fsys, dir); err == nil && (fi.IsDir() || fi.Mode().IsRegular()) && !slices.Contains(d.Dirs, dir) {
+		if fi, err := fs.Stat(fsys, dir); err == nil && fi.IsDir() && !slices.Contains(d.Dirs, dir) {
 			d.Dirs = append(d.Dirs, dir)
 		}
 	}
@@ -125,7 +125,9 @@ func Discover(fsys fs.FS) Discovery {
 			add(dir)
 		}
 		for _, f := range c.logFiles(dir) {
-			add(f)
+			if !slices.Contains(d.Dirs, f) {
+				d.Dirs = append(d.Dirs, f)
+			}
 		}
 	}
 	if c.budget <= 0 {
@@ -166,7 +168,8 @@ func (c *contentCheck) hasStatus(p string) bool {
 	if err != nil || len(data) > MaxFileSize {
 		return false
 	}
-	for _, rec := range parseAll(p, data) {
+	recs, _ := parseAll(p, data)
+	for _, rec := range recs {
 		if rec.Status != "" {
 			return true
 		}

@@ -147,3 +147,24 @@ func TestLoadSkipsDiagramsQuietly(t *testing.T) {
 		t.Errorf("%d records, want 4 (.md, .adoc, .mdx, .rst)", len(recs))
 	}
 }
+
+// A file of records inside a record folder is read as its records; a
+// record whose sections are numbered is one record.
+func TestLoadFileOfRecordsInAFolder(t *testing.T) {
+	fsys := fstest.MapFS{
+		"docs/adr/decisions.md": {Data: []byte(adrLog)},
+		"docs/adr/adr.md":       {Data: []byte("# 9. One record\n\n## 1. Status\n\nAccepted\n\n## 2. Decision\n\nkopf==1.40.1\n\n## 3. Consequences\n\nNone.\n")},
+	}
+	recs, ws, err := Load(fsys, []string{"docs/adr"})
+	if err != nil || len(ws) != 0 {
+		t.Fatalf("Load: %v, warnings %v", err, ws)
+	}
+	var got []string
+	for _, r := range recs {
+		got = append(got, fmt.Sprintf("%s %d %d", r.Path, r.Number, len(r.Pins)))
+	}
+	want := []string{"docs/adr/adr.md 9 1", "docs/adr/decisions.md 1 0", "docs/adr/decisions.md 2 1", "docs/adr/decisions.md 3 1"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("records (-want +got):\n%s", diff)
+	}
+}

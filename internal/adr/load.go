@@ -111,8 +111,8 @@ func Load(fsys fs.FS, dirs []string) ([]Record, []Warning, error) {
 				errs = append(errs, fmt.Errorf("reading ADR %s: the file is larger than %d bytes; pinbot does not read it, and cannot tell which pins it holds", p, MaxFileSize))
 				return nil
 			}
-			rec, ws := Parse(p, data)
-			records = append(records, rec)
+			recs, ws := parseAll(p, data)
+			records = append(records, recs...)
 			warnings = append(warnings, ws...)
 			return nil
 		})
@@ -163,13 +163,12 @@ func SkippedName(p string) bool {
 
 // parseAll reads the records of a file: several in a single file of
 // records (parseLog), else one.
-func parseAll(p string, data []byte) []Record {
+func parseAll(p string, data []byte) ([]Record, []Warning) {
 	if logNames[strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))] {
-		recs, _ := parseLog(p, data)
-		return recs
+		return parseLog(p, data)
 	}
-	rec, _ := Parse(p, data)
-	return []Record{rec}
+	rec, ws := Parse(p, data)
+	return []Record{rec}, ws
 }
 
 // parseLog reads a single Markdown file that may hold several records
@@ -220,6 +219,15 @@ func parseLog(p string, data []byte) ([]Record, []Warning) {
 		return []Record{rec}, ws
 	}
 	at := starts[level]
+	for _, i := range at {
+		// "## 1. Context", "## 2. Decision": one record's numbered
+		// sections, not records.
+		h := headingText(strings.TrimLeft(strings.TrimSpace(lines[i]), "#"))
+		if isStatusLabel(h) || decisionHeading.MatchString(h) || excludedHeading.MatchString(h) {
+			rec, ws := Parse(p, data)
+			return []Record{rec}, ws
+		}
+	}
 	var recs []Record
 	var warnings []Warning
 	for k, start := range at {

@@ -303,7 +303,10 @@ var accentFold = func() map[rune]rune {
 	return m
 }()
 
-var mdLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+var (
+	mdLink      = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
+	htmlComment = regexp.MustCompile(`<!--.*?(?:-->|$)`)
+)
 
 // cleanStatus strips Markdown decoration from a status line as the tools
 // and teams write it: "**Accepted**", "_Accepted_", "> Accepted",
@@ -311,6 +314,7 @@ var mdLink = regexp.MustCompile(`\[([^\]]*)\]\([^)]*\)`)
 // Struck-out text stays ("~~Accepted~~ Superseded"): the superseded word
 // decides either way.
 func cleanStatus(s string) string {
+	s = htmlComment.ReplaceAllString(s, " ")
 	s = mdLink.ReplaceAllString(s, "$1")
 	s = strings.NewReplacer("**", "", "__", "", "`", "", "~~", "").Replace(s)
 	// Leading quote and list markers, emphasis, emoji and other symbols.
@@ -457,8 +461,19 @@ func labelStatus(ln string) (string, bool) {
 func sectionStatus(body string, line int) (string, int) {
 	var status, first string
 	at, firstAt := 0, 0
+	comment := false // inside a template's <!-- … --> over several lines
 	for i, ln := range strings.Split(body, "\n") {
 		t := strings.TrimSpace(ln)
+		if comment {
+			if _, after, ok := strings.Cut(t, "-->"); ok {
+				comment, t = false, strings.TrimSpace(after)
+			} else {
+				continue
+			}
+		}
+		if j := strings.Index(t, "<!--"); j >= 0 && !strings.Contains(t[j:], "-->") {
+			comment, t = true, strings.TrimSpace(t[:j])
+		}
 		if t == "" || setextUnderline.MatchString(t) {
 			continue
 		}

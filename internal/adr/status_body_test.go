@@ -139,6 +139,13 @@ var statusBodyTests = []struct {
 		pins:   []string{"kopf 1.40.1"},
 	},
 	{
+		name:     "template comments around the status",
+		data:     "# 7. Pin kopf\n\n## Status\n\n<!-- One of: proposed | rejected | accepted |\n     deprecated | superseded by ADR-NNNN -->\nAccepted <!-- was proposed, rejected once -->\n\n## Decision\n\nkopf==1.40.1\n",
+		status:   "accepted",
+		enforced: true,
+		pins:     []string{"kopf 1.40.1"},
+	},
+	{
 		name:   "unknown word stays in doubt, at its line",
 		data:   "Pin kopf\n========\n\nStatus\n------\n\nRatified\n\n## Decision\n\nkopf==1.40.1\n",
 		status: "ratified",
