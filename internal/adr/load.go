@@ -235,15 +235,25 @@ func parseLog(p string, data []byte) ([]Record, []Warning) {
 		if k+1 < len(at) {
 			end = at[k+1]
 		}
-		// Blank lines before the record keep its lines where they are in
-		// the file; its heading becomes the title.
-		chunk := make([]string, 0, end)
-		for range start {
-			chunk = append(chunk, "")
-		}
-		chunk = append(chunk, "# "+strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(lines[start]), "#")))
-		chunk = append(chunk, lines[start+1:end]...)
+		// The record's heading becomes its title; its lines are then
+		// moved to where they are in the file.
+		chunk := append([]string{"", "# " + strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(lines[start]), "#"))}, lines[start+1:end]...)
 		rec, ws := Parse(p, []byte(strings.Join(chunk, "\n")))
+		shift := start - 1
+		for i := range rec.Pins {
+			rec.Pins[i].Source.Line += shift
+		}
+		for i := range rec.Rejected {
+			rec.Rejected[i].Line += shift
+		}
+		for i := range ws {
+			if ws[i].Line > 0 {
+				ws[i].Line += shift
+			}
+			for j := range ws[i].Doubtful {
+				ws[i].Doubtful[j].Source.Line += shift
+			}
+		}
 		recs = append(recs, rec)
 		warnings = append(warnings, ws...)
 	}
