@@ -200,6 +200,14 @@ func StatusOf(status string) (StatusClass, bool) {
 	if s == "" {
 		return "", false
 	}
+	// A status is a few words and a note: its first 300 bytes decide.
+	if len(s) > 300 {
+		cut := 300
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = s[:cut]
+	}
 	for _, t := range statusTerms {
 		if t.atStart || (t.class != Superseded && t.class != Deprecated && t.class != Rejected) {
 			continue
@@ -462,7 +470,13 @@ func sectionStatus(body string, line int) (string, int) {
 	var status, first string
 	at, firstAt := 0, 0
 	comment := false // inside a template's <!-- … --> over several lines
-	for i, ln := range strings.Split(body, "\n") {
+	lines := strings.Split(body, "\n")
+	// A Status section is a few lines; its first 20 decide.
+	for i, n := 0, 0; i < len(lines) && n < 20; i++ {
+		ln := lines[i]
+		if strings.TrimSpace(ln) != "" {
+			n++
+		}
 		t := strings.TrimSpace(ln)
 		if comment {
 			if _, after, ok := strings.Cut(t, "-->"); ok {

