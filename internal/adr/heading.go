@@ -31,7 +31,9 @@ func headingAt(lines []string, i int, bold bool) (text string, level, n int) {
 		}
 		return "", 0, 0
 	}
-	if setextText(lines, i) && i+1 < len(lines) {
+	// A setext heading never swallows a version: "We pin kopf==1.40.1."
+	// over a rule meant as a rule stays text.
+	if setextText(lines, i) && i+1 < len(lines) && !looksVersioned.MatchString(t) {
 		if m := setextUnderline.FindStringSubmatch(lines[i+1]); m != nil {
 			level := 2
 			if m[1][0] == '=' {

@@ -230,3 +230,12 @@ func TestLaterLabelOnlyWhenKnown(t *testing.T) {
 		t.Errorf("status %q enforced %v, want rejected", rec.Status, rec.Enforced)
 	}
 }
+
+// A line over a rule that holds a version stays text, not a setext
+// heading: its pin is read.
+func TestSetextNeverSwallowsAPin(t *testing.T) {
+	rec, _ := Parse("docs/adr/0007-x.md", []byte("# 7. Pin kopf\n\n## Decision\n\nWe pin kopf==1.40.1.\n---\n\nMore.\n"))
+	if len(rec.Pins) != 1 {
+		t.Errorf("pins %v, want kopf 1.40.1", rec.Pins)
+	}
+}
