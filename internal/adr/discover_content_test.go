@@ -2,6 +2,7 @@ package adr
 
 import (
 	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -167,4 +168,32 @@ func TestLoadFileOfRecordsInAFolder(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)
 	}
+}
+
+// FuzzDiscoverContent: whatever two files hold, Discover lists paths of
+// the tree once each, folders or record files, never nested in another.
+func FuzzDiscoverContent(f *testing.F) {
+	f.Add("docs/06-decisions/0001-a.md", []byte("# 1. A\n\n## Status\n\nAccepted\n"), "docs/adr.md", []byte(adrLog))
+	f.Add("a/0001-a.rst", []byte("A\n===\n\n:Status: Diterima\n"), "ADR.md", []byte("## ADR-1: a\n\nStatus: x\n\n## ADR-2: b\n"))
+	f.Add("x/y/ADR-3.adoc", []byte("= 3. X\n:status: 已接受\n"), "x/y/decisions.mdx", []byte("import X from 'y'\n# 1. A\n\n**Status:** Accepted\n"))
+	f.Fuzz(func(t *testing.T, p1 string, d1 []byte, p2 string, d2 []byte) {
+		if !fs.ValidPath(p1) || !fs.ValidPath(p2) || p1 == "." || p2 == "." || p1 == p2 ||
+			strings.HasPrefix(p1, p2+"/") || strings.HasPrefix(p2, p1+"/") {
+			return
+		}
+		fsys := fstest.MapFS{p1: {Data: d1}, p2: {Data: d2}}
+		d := Discover(fsys)
+		for i, dir := range d.Dirs {
+			if !fs.ValidPath(dir) || i > 0 && (d.Dirs[i-1] >= dir || strings.HasPrefix(dir, d.Dirs[i-1]+"/")) {
+				t.Fatalf("dirs %q", d.Dirs)
+			}
+			fi, err := fs.Stat(fsys, dir)
+			if err != nil || !fi.IsDir() && !IsADRFile(dir) {
+				t.Fatalf("%q is neither a folder nor a record file of the tree", dir)
+			}
+		}
+		if _, _, err := Load(fsys, d.Dirs); err != nil {
+			t.Fatalf("Load(%q): %v", d.Dirs, err)
+		}
+	})
 }
