@@ -32,14 +32,16 @@ var StatusClasses = []StatusClass{Accepted, Proposed, Superseded, Deprecated, Re
 // accent- and case-insensitively, at word boundaries in alphabetic
 // scripts and anywhere in Chinese and Japanese. A word starting with "^"
 // counts only at the start of the status: French "Remplacé" (superseded)
-// folds to "remplace", which in "Accepté, remplace ADR-3" means supersedes.
+// folds to "remplace", which in "Accepté, remplace ADR-3" means supersedes;
+// English synonyms common in notes ("Accepted; replaced pip-tools with
+// uv") count only at the start too.
 var StatusVocabulary = map[string]map[StatusClass][]string{
 	"en": {
 		Accepted:   {"accepted", "approved", "adopted", "implemented", "active", "decided", "agreed", "done", "completed", "in force", "supersedes"},
 		Proposed:   {"proposed", "proposal", "under review", "in review"},
-		Superseded: {"superseded", "superceded", "superseeded", "replaced"},
-		Deprecated: {"deprecated", "obsolete", "retired", "withdrawn"},
-		Rejected:   {"rejected", "declined", "abandoned"},
+		Superseded: {"superseded", "superceded", "superseeded", "replaced by", "^replaced"},
+		Deprecated: {"deprecated", "^obsolete", "^retired", "^withdrawn"},
+		Rejected:   {"rejected", "^declined", "^abandoned"},
 		Draft:      {"draft", "wip", "work in progress"},
 	},
 	"de": {
@@ -54,7 +56,7 @@ var StatusVocabulary = map[string]map[StatusClass][]string{
 		Accepted:   {"accepté", "acceptée", "approuvé", "approuvée", "adopté", "adoptée", "validé", "validée", "décidé", "décidée", "en vigueur"},
 		Proposed:   {"proposé", "proposée", "proposition", "en revue"},
 		Superseded: {"remplacé par", "remplacée", "^remplacé", "supplanté", "supplantée"},
-		Deprecated: {"obsolète", "déprécié", "dépréciée", "abandonné", "abandonnée", "^retiré", "retirée"},
+		Deprecated: {"^obsolète", "déprécié", "dépréciée", "abandonné", "abandonnée", "^retiré", "retirée"},
 		Rejected:   {"rejeté", "rejetée", "^refusé", "refusée"},
 		Draft:      {"brouillon", "ébauche"},
 	},
