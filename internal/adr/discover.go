@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"fmt"
 	"io/fs"
 	"path"
 	"slices"
@@ -22,9 +23,25 @@ const MaxServiceDepth = 2
 // skippedDirs are never searched for service folders.
 var skippedDirs = map[string]bool{"vendor": true, "node_modules": true, "testdata": true}
 
+// MaxContentDepth is how many folders below the root Discover looks for
+// record folders by their content (ADR 0310).
+const MaxContentDepth = 6
+
+// MaxContentReads bounds the files Discover reads to tell a record folder
+// by its content: on GitHub each is a request. Looked says when it is
+// reached.
+const MaxContentReads = 64
+
+// logNames are the names (without extension, any case) of a single file
+// holding a team's records: docs/adr.md, ADR.md, DECISIONS.md.
+var logNames = map[string]bool{"adr": true, "adrs": true, "decisions": true, "decision-log": true, "decision-records": true,
+	"architecture-decisions": true, "architecture-decision-records": true, "architecture-decision-log": true, "adr-log": true}
+
 // Discovery says where Discover looked and why it chose what it chose.
 type Discovery struct {
-	// Dirs are the record folders found, slash-separated and sorted.
+	// Dirs are the record folders found, slash-separated and sorted, and
+	// the single files holding records (docs/adr.md), which Load reads as
+	// one or more records.
 	Dirs []string `json:"dirs"`
 	// Looked describes where pinbot looked, one phrase each.
 	Looked []string `json:"looked"`
@@ -33,9 +50,13 @@ type Discovery struct {
 // Discover finds the record folders of a repository as the ADR tools define
 // them: adr-tools' .adr-dir (its content is the folder), log4brains'
 // .log4brains.yml (project.adrFolder), and CommonDirs, case-insensitively,
-// at the root and up to MaxServiceDepth folders below it (skipping hidden
-// folders, vendor, node_modules and testdata). A folder inside another
-// found one is not listed twice.
+// at the root and up to MaxServiceDepth folders below it; then by their
+// content, up to MaxContentDepth folders below the root: a folder holding a
+// numbered record file (Markdown, MDX, AsciiDoc or reStructuredText) with a
+// status, whatever else it holds, and a single file named like docs/adr.md
+// holding records with a status (ADR 0310). Hidden folders, vendor,
+// node_modules and testdata are skipped. A folder inside another found one
+// is not listed twice.
 func Discover(fsys fs.FS) Discovery {
 	var d Discovery
 	add := func(dir string) {
@@ -64,32 +85,53 @@ func Discover(fsys fs.FS) Discovery {
 		}
 	}
 	d.Looked = append(d.Looked, strings.Join(CommonDirs, ", ")+" (any case), at the root and up to two folders below it")
-	var prefixes []string
-	var walk func(dir string, depth int)
-	walk = func(dir string, depth int) {
-		prefixes = append(prefixes, dir)
-		if depth == MaxServiceDepth {
-			return
+	// Every folder to MaxContentDepth, shallow first.
+	var folders []string
+	depth := map[string]int{".": 0}
+	for queue := []string{"."}; len(queue) > 0; queue = queue[1:] {
+		dir := queue[0]
+		folders = append(folders, dir)
+		if depth[dir] == MaxContentDepth {
+			continue
 		}
 		entries, err := fs.ReadDir(fsys, dir)
 		if err != nil {
-			return
+			continue
 		}
 		for _, e := range entries {
 			n := e.Name()
 			if !e.IsDir() || strings.HasPrefix(n, ".") || skippedDirs[strings.ToLower(n)] {
 				continue
 			}
-			walk(path.Join(dir, n), depth+1)
+			sub := path.Join(dir, n)
+			depth[sub] = depth[dir] + 1
+			queue = append(queue, sub)
 		}
 	}
-	walk(".", 0)
-	for _, pre := range prefixes {
-		for _, c := range CommonDirs {
-			if p, ok := findFold(fsys, pre, strings.Split(c, "/")); ok && (pre == "." || holdsRecords(fsys, p)) {
+	c := &contentCheck{fsys: fsys, budget: MaxContentReads}
+	for _, pre := range folders {
+		if depth[pre] > MaxServiceDepth {
+			break
+		}
+		for _, cd := range CommonDirs {
+			if p, ok := findFold(fsys, pre, strings.Split(cd, "/")); ok && (pre == "." || holdsRecords(fsys, p) || c.recordFolder(p)) {
 				add(p)
 			}
 		}
+	}
+	d.Looked = append(d.Looked, fmt.Sprintf("by content, up to %d folders below the root: folders holding numbered records with a status (.md, .mdx, .adoc, .rst), and single files such as docs/adr.md", MaxContentDepth))
+	for _, dir := range folders {
+		if dir != "." && c.recordFolder(dir) {
+			add(dir)
+		}
+		for _, f := range c.logFiles(dir) {
+			if !slices.Contains(d.Dirs, f) {
+				d.Dirs = append(d.Dirs, f)
+			}
+		}
+	}
+	if c.budget <= 0 {
+		d.Looked = append(d.Looked, fmt.Sprintf("stopped reading files to tell record folders after %d; name the folders in adrPaths", MaxContentReads))
 	}
 	slices.Sort(d.Dirs)
 	// Drop folders inside another found one: Load walks recursively.
@@ -102,6 +144,89 @@ func Discover(fsys fs.FS) Discovery {
 	}
 	d.Dirs = out
 	return d
+}
+
+// contentCheck tells record folders and record files by reading them,
+// within a budget of reads.
+type contentCheck struct {
+	fsys   fs.FS
+	budget int
+	seen   map[string]bool
+}
+
+// hasStatus reads the file at p and reports whether a record in it has a
+// status.
+func (c *contentCheck) hasStatus(p string) bool {
+	if c.budget <= 0 {
+		return false
+	}
+	c.budget--
+	if fi, err := fs.Stat(c.fsys, p); err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
+		return false
+	}
+	data, err := fs.ReadFile(c.fsys, p)
+	if err != nil || len(data) > MaxFileSize {
+		return false
+	}
+	recs, _ := parseAll(p, data)
+	for _, rec := range recs {
+		if rec.Status != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// recordFolder reports whether dir holds a numbered record file with a
+// status (it reads up to three of them).
+func (c *contentCheck) recordFolder(dir string) bool {
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	if v, ok := c.seen[dir]; ok {
+		return v
+	}
+	entries, err := fs.ReadDir(c.fsys, dir)
+	if err != nil {
+		return false
+	}
+	tried := 0
+	for _, e := range entries {
+		p := path.Join(dir, e.Name())
+		if e.IsDir() || !IsADRFile(p) || numberFromName(p) == 0 {
+			continue
+		}
+		if tried++; tried > 3 {
+			break
+		}
+		if c.hasStatus(p) {
+			c.seen[dir] = true
+			return true
+		}
+	}
+	c.seen[dir] = false
+	return false
+}
+
+// logFiles returns the files of dir named like a single file of records
+// (docs/adr.md) that hold a record with a status.
+func (c *contentCheck) logFiles(dir string) []string {
+	entries, err := fs.ReadDir(c.fsys, dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range entries {
+		n := strings.ToLower(e.Name())
+		p := path.Join(dir, e.Name())
+		if e.IsDir() || !IsADRFile(p) || !logNames[strings.TrimSuffix(n, path.Ext(n))] {
+			continue
+		}
+		if c.hasStatus(p) {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // findFold resolves the path elements under dir case-insensitively.
@@ -128,7 +253,7 @@ func findFold(fsys fs.FS, dir string, elems []string) (string, bool) {
 
 // holdsRecords reports whether a folder found below the root is a record
 // folder: it holds at least one record file, and no file of another kind
-// (a Go package named adr is not one).
+// but images and diagrams (a Go package named adr is not one).
 func holdsRecords(fsys fs.FS, dir string) bool {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
@@ -143,7 +268,8 @@ func holdsRecords(fsys fs.FS, dir string) bool {
 		switch {
 		case IsADRFile(p):
 			n++
-		case SkippedName(p):
+		case SkippedName(p), isAsset(p):
+			// A diagram or image beside the records.
 		default:
 			return false
 		}

@@ -50,7 +50,23 @@ func Load(fsys fs.FS, dirs []string) ([]Record, []Warning, error) {
 			continue
 		}
 		if !fi.IsDir() {
-			warnings = append(warnings, Warning{Path: dir, Message: "configured as an ADR folder but is a file"})
+			// A single file of records (docs/adr.md, ADR 0310).
+			if !IsADRFile(dir) || !fi.Mode().IsRegular() {
+				warnings = append(warnings, Warning{Path: dir, Message: "configured as an ADR folder but is a file that is not a record (.md, .markdown, .mdx, .adoc, .rst, .yaml or .yml)"})
+				continue
+			}
+			seen[dir] = true
+			data, err := fs.ReadFile(fsys, dir)
+			switch {
+			case err != nil:
+				errs = append(errs, fmt.Errorf("reading ADR %s: %w", dir, err))
+			case len(data) > MaxFileSize:
+				errs = append(errs, fmt.Errorf("reading ADR %s: the file is larger than %d bytes; pinbot does not read it, and cannot tell which pins it holds", dir, MaxFileSize))
+			default:
+				recs, ws := parseLog(dir, data)
+				records = append(records, recs...)
+				warnings = append(warnings, ws...)
+			}
 			continue
 		}
 		err = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
@@ -73,10 +89,10 @@ func Load(fsys fs.FS, dirs []string) ([]Record, []Warning, error) {
 			}
 			seen[p] = true
 			switch {
-			case SkippedName(p):
+			case SkippedName(p), isAsset(p):
 				return nil
 			case !IsADRFile(p):
-				warnings = append(warnings, Warning{Path: p, Message: "not read as an ADR: only .md, .markdown, .yaml and .yml files that are not hidden are"})
+				warnings = append(warnings, Warning{Path: p, Message: "not read as an ADR: only .md, .markdown, .mdx, .adoc, .asciidoc, .rst, .yaml and .yml files that are not hidden are"})
 				return nil
 			case !d.Type().IsRegular():
 				warnings = append(warnings, Warning{Path: p, Message: "not read as an ADR: not a regular file (a symbolic link or special file)"})
@@ -95,8 +111,8 @@ func Load(fsys fs.FS, dirs []string) ([]Record, []Warning, error) {
 				errs = append(errs, fmt.Errorf("reading ADR %s: the file is larger than %d bytes; pinbot does not read it, and cannot tell which pins it holds", p, MaxFileSize))
 				return nil
 			}
-			rec, ws := Parse(p, data)
-			records = append(records, rec)
+			recs, ws := parseAll(p, data)
+			records = append(records, recs...)
 			warnings = append(warnings, ws...)
 			return nil
 		})
@@ -108,13 +124,22 @@ func Load(fsys fs.FS, dirs []string) ([]Record, []Warning, error) {
 	return records, warnings, errors.Join(errs...)
 }
 
-// IsADRFile reports whether the file at p may be an ADR: Markdown or YAML,
-// not hidden, and not one of the conventional non-ADR names (SkippedName).
+// recordExts are the extensions of the files Load reads as records.
+var recordExts = map[string]bool{".md": true, ".markdown": true, ".mdx": true, ".adoc": true, ".asciidoc": true, ".rst": true, ".yaml": true, ".yml": true}
+
+// assetExts are images and diagrams: a record folder may hold them beside
+// its records, and Load skips them without a warning (they hold no pin
+// pinbot could read).
+var assetExts = map[string]bool{".png": true, ".jpg": true, ".jpeg": true, ".gif": true, ".svg": true, ".webp": true, ".ico": true, ".bmp": true,
+	".drawio": true, ".excalidraw": true, ".puml": true, ".plantuml": true, ".mmd": true, ".dot": true, ".vsdx": true}
+
+func isAsset(p string) bool { return assetExts[strings.ToLower(path.Ext(p))] }
+
+// IsADRFile reports whether the file at p may be an ADR: Markdown (with
+// MDX), AsciiDoc, reStructuredText or YAML, not hidden, and not one of the conventional non-ADR names (SkippedName).
 func IsADRFile(p string) bool {
 	base := strings.ToLower(path.Base(p))
-	switch path.Ext(base) {
-	case ".md", ".markdown", ".yaml", ".yml":
-	default:
+	if !recordExts[path.Ext(base)] {
 		return false
 	}
 	return !strings.HasPrefix(base, ".") && !SkippedName(p)
@@ -134,4 +159,103 @@ func SkippedName(p string) bool {
 	// MADR ships adr-template.md, adr-template-minimal.md,
 	// adr-template-bare.md and more (ADR 0261).
 	return skippedNames[base] || strings.HasPrefix(base, "adr-template") && strings.HasSuffix(base, ".md")
+}
+
+// parseAll reads the records of a file: several in a single file of
+// records (parseLog), else one.
+func parseAll(p string, data []byte) ([]Record, []Warning) {
+	if logNames[strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))] {
+		return parseLog(p, data)
+	}
+	rec, ws := Parse(p, data)
+	return []Record{rec}, ws
+}
+
+// parseLog reads a single Markdown file that may hold several records
+// (docs/adr.md, ADR 0310): each ATX heading of one level whose text
+// starts with a number ("## ADR-001: Use X", "## 2. Pin kopf") starts a
+// record, read by Parse with its lines where they are in the file. A file
+// without such headings is one record.
+func parseLog(p string, data []byte) ([]Record, []Warning) {
+	ext := strings.ToLower(path.Ext(p))
+	if ext != ".md" && ext != ".markdown" && ext != ".mdx" {
+		rec, ws := Parse(p, data)
+		return []Record{rec}, ws
+	}
+	doc := strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r", "\n")
+	lines := strings.Split(doc, "\n")
+	starts := map[int][]int{} // level -> lines of numbered headings
+	fence := ""
+	for i, ln := range lines {
+		t := strings.TrimSpace(ln)
+		if fence != "" {
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+			}
+			continue
+		}
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fence = t[:3]
+			continue
+		}
+		if !strings.HasPrefix(t, "#") {
+			continue
+		}
+		level := len(t) - len(strings.TrimLeft(t, "#"))
+		text := strings.TrimSpace(strings.TrimLeft(t, "#"))
+		if level <= 6 && headingNumber.MatchString(text) {
+			starts[level] = append(starts[level], i)
+		}
+	}
+	level := 0
+	for l := 1; l <= 6; l++ {
+		if len(starts[l]) > 0 {
+			level = l
+			break
+		}
+	}
+	if level == 0 || len(starts[level]) < 2 {
+		rec, ws := Parse(p, data)
+		return []Record{rec}, ws
+	}
+	at := starts[level]
+	for _, i := range at {
+		// "## 1. Context", "## 2. Decision": one record's numbered
+		// sections, not records.
+		h := headingText(strings.TrimLeft(strings.TrimSpace(lines[i]), "#"))
+		if isStatusLabel(h) || decisionHeading.MatchString(h) || excludedHeading.MatchString(h) {
+			rec, ws := Parse(p, data)
+			return []Record{rec}, ws
+		}
+	}
+	var recs []Record
+	var warnings []Warning
+	for k, start := range at {
+		end := len(lines)
+		if k+1 < len(at) {
+			end = at[k+1]
+		}
+		// The record's heading becomes its title; its lines are then
+		// moved to where they are in the file.
+		chunk := append([]string{"", "# " + strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(lines[start]), "#"))}, lines[start+1:end]...)
+		rec, ws := Parse(p, []byte(strings.Join(chunk, "\n")))
+		shift := start - 1
+		for i := range rec.Pins {
+			rec.Pins[i].Source.Line += shift
+		}
+		for i := range rec.Rejected {
+			rec.Rejected[i].Line += shift
+		}
+		for i := range ws {
+			if ws[i].Line > 0 {
+				ws[i].Line += shift
+			}
+			for j := range ws[i].Doubtful {
+				ws[i].Doubtful[j].Source.Line += shift
+			}
+		}
+		recs = append(recs, rec)
+		warnings = append(warnings, ws...)
+	}
+	return recs, warnings
 }

@@ -36,7 +36,10 @@ func Parse(path string, data []byte) (Record, []Warning) {
 	case ".yaml", ".yml":
 		p.rec.Format = YAMLRecord
 		p.yamlRecord(data)
-	case ".md", ".markdown":
+	case ".md", ".markdown", ".mdx", ".adoc", ".asciidoc", ".rst":
+		// MDX, AsciiDoc and reStructuredText as the Markdown they amount
+		// to, line for line (formats.go, ADR 0310).
+		data = p.asMarkdown(ext, data)
 		if fm, body, ok := splitFrontMatter(data); ok {
 			p.rec.Format = FrontMatter
 			p.frontMatter(fm, body)
@@ -216,6 +219,13 @@ func (p *parser) frontMatter(fm []byte, body string) {
 		} else {
 			shiftLines(root, 1)
 			p.mapping(root, false)
+		}
+	}
+	// Front matter without a status (a docs site's sidebar keys) leaves
+	// it to the body (ADR 0310).
+	if p.rec.Status == "" && p.statusLine == 0 {
+		if st, ln := bodyStatus(body); st != "" {
+			p.rec.Status, p.statusLine = st, ln+strings.Count(string(fm), "\n")+2
 		}
 	}
 	// A front-matter record without a pins key states its pins in the body,

@@ -88,7 +88,7 @@ func Supersede(old Record, oldData []byte, l Lift) (Supersession, error) {
 	default:
 		s.NewContent = fmt.Sprintf("# %d. %s\n\nDate: %s\n\n## Status\n\nAccepted. Supersedes %s.\n\n## Context\n\n%s\n\n## Decision\n\n%s\n\n## Pins\n\n- %s\n",
 			l.Number, title, date, citeNumber(old), why, decision, constraint(p, l.Version))
-		s.OldContent = setNygardStatus(string(oldData), status)
+		s.OldContent = setNygardStatus(string(oldData), status, strings.ToLower(path.Ext(old.Path)))
 	}
 	if err := s.check(old, p, l.Version); err != nil {
 		return Supersession{}, err
@@ -138,7 +138,9 @@ func newPath(old string, number int, title string, f Format) string {
 	if f == YAMLRecord && ext == "" {
 		ext = ".yaml"
 	}
-	if ext == "" {
+	// The new record is Markdown: an AsciiDoc or reStructuredText
+	// record's successor is a .md file beside it.
+	if ext == "" || f != YAMLRecord && !strings.EqualFold(ext, ".md") && !strings.EqualFold(ext, ".markdown") && !strings.EqualFold(ext, ".mdx") {
 		ext = ".md"
 	}
 	slug := strings.Trim(slugRE.ReplaceAllString(strings.ToLower(title), "-"), "-")
@@ -197,10 +199,18 @@ func constraint(p pin.Pin, version string) string {
 }
 
 var (
-	statusKeyRE     = regexp.MustCompile(`(?m)^status:.*$`)
-	nygardStatusRE  = regexp.MustCompile(`(?mi)^(#{1,6}[ \t]+status[ \t]*\n(?:[ \t]*\n)*)([^\n#][^\n]*)`)
-	statusLineRE    = regexp.MustCompile(`(?mi)^((?:\*\*)?status(?:\*\*)?:(?:\*\*)?[ \t]*).*$`)
-	firstHeadingRE  = regexp.MustCompile(`(?m)^#[ \t].*\n`)
+	statusKeyRE    = regexp.MustCompile(`(?m)^status:.*$`)
+	nygardStatusRE = regexp.MustCompile(`(?mi)^(#{1,6}[ \t]+status[ \t]*\n(?:[ \t]*\n)*)([^\n#][^\n]*)`)
+	statusLineRE   = regexp.MustCompile(`(?mi)^((?:\*\*)?status(?:\*\*)?:(?:\*\*)?[ \t]*).*$`)
+	firstHeadingRE = regexp.MustCompile(`(?m)^#[ \t].*\n`)
+	// The status forms of issue 35 (ADR 0310): an AsciiDoc "== Status"
+	// section, an underlined (setext or reStructuredText) Status heading,
+	// a table row, an AsciiDoc attribute or reStructuredText field.
+	adocStatusRE    = regexp.MustCompile(`(?mi)^(={2,6}[ \t]+status[ \t]*\n(?:[ \t]*\n)*)([^\n=][^\n]*)`)
+	underStatusRE   = regexp.MustCompile(`(?mi)^(status[ \t]*\n[=\-~^"'#*+:._]{3,}[ \t]*\n(?:[ \t]*\n)*)([^\n]+)`)
+	tableStatusRE   = regexp.MustCompile(`(?mi)^([ \t]*\|[ \t]*(?:\*\*)?status(?:\*\*)?[ \t]*\|[ \t]*)([^|\n]*[^|\n \t])`)
+	fieldStatusRE   = regexp.MustCompile(`(?mi)^(:status:[ \t]*)(.*)$`)
+	adocTitleRE     = regexp.MustCompile(`(?m)^=[ \t].*\n`)
 	frontMatterOpen = "---\n"
 )
 
@@ -228,13 +238,28 @@ func setYAMLStatus(doc, status string) string {
 	return doc + "status: " + strconv.Quote(status) + "\n"
 }
 
-func setNygardStatus(doc, status string) string {
+// setNygardStatus writes status where the record (of extension ext)
+// states its own: a Status section (Markdown, AsciiDoc, underlined), a
+// table row, a status line, attribute or field; else a Status section
+// after the title.
+func setNygardStatus(doc, status, ext string) string {
 	word := strings.ToUpper(status[:1]) + status[1:]
-	if loc := nygardStatusRE.FindStringSubmatchIndex(doc); loc != nil {
-		return doc[:loc[4]] + word + doc[loc[5]:]
+	for _, re := range []*regexp.Regexp{nygardStatusRE, adocStatusRE, underStatusRE, tableStatusRE, fieldStatusRE} {
+		if loc := re.FindStringSubmatchIndex(doc); loc != nil {
+			return doc[:loc[4]] + word + doc[loc[5]:]
+		}
 	}
 	if loc := statusLineRE.FindStringSubmatchIndex(doc); loc != nil {
 		return doc[:loc[3]] + word + doc[loc[1]:]
+	}
+	switch ext {
+	case ".adoc", ".asciidoc":
+		if loc := adocTitleRE.FindStringIndex(doc); loc != nil {
+			return doc[:loc[1]] + ":status: " + word + "\n" + doc[loc[1]:]
+		}
+		return ":status: " + word + "\n\n" + doc
+	case ".rst":
+		return ":Status: " + word + "\n\n" + doc
 	}
 	if loc := firstHeadingRE.FindStringIndex(doc); loc != nil {
 		return doc[:loc[1]] + "\n## Status\n\n" + word + "\n" + doc[loc[1]:]

@@ -100,7 +100,9 @@ func sections(doc string) []section {
 	var body []string
 	fence := ""
 	flush := func() { out[len(out)-1].body = strings.Join(body, "\n"); body = nil }
-	for i, ln := range lines {
+	bold := boldHeadings(lines)
+	for i := 0; i < len(lines); i++ {
+		ln := lines[i]
 		t := strings.TrimSpace(ln)
 		if fence != "" {
 			if strings.HasPrefix(t, fence) {
@@ -114,10 +116,11 @@ func sections(doc string) []section {
 			body = append(body, ln)
 			continue
 		}
-		if strings.HasPrefix(t, "#") && (strings.HasPrefix(strings.TrimLeft(t, "#"), " ") || strings.TrimLeft(t, "#") == "") && len(t)-len(strings.TrimLeft(t, "#")) <= 6 {
+		// ATX, setext, numbered and bold headings (heading.go, issue 35).
+		if h, level, n := headingAt(lines, i, bold); n > 0 {
 			flush()
-			h := strings.ToLower(strings.TrimSpace(strings.TrimRight(strings.TrimLeft(t, "#"), "#")))
-			out = append(out, section{heading: h, level: len(t) - len(strings.TrimLeft(t, "#")), line: i + 2})
+			out = append(out, section{heading: h, level: level, line: i + n + 1})
+			i += n - 1
 			continue
 		}
 		body = append(body, ln)
@@ -129,7 +132,8 @@ func sections(doc string) []section {
 // firstHeading returns the text of the first "# " heading and its line.
 func firstHeading(doc string) (string, int) {
 	fence := false
-	for i, ln := range strings.Split(doc, "\n") {
+	lines := strings.Split(doc, "\n")
+	for i, ln := range lines {
 		t := strings.TrimSpace(ln)
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
 			fence = !fence
@@ -137,11 +141,13 @@ func firstHeading(doc string) (string, int) {
 		if !fence && strings.HasPrefix(t, "# ") {
 			return strings.TrimSpace(t[2:]), i + 1
 		}
+		// A setext title ("Use kopf\n========"), issue 35.
+		if !fence && setextText(lines, i) && i+1 < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i+1]), "=") && setextUnderline.MatchString(lines[i+1]) {
+			return t, i + 1
+		}
 	}
 	return "", 0
 }
-
-var statusLine = regexp.MustCompile(`(?i)^\s*(?:[-*]\s*)?(?:\*\*|__)?status(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(.+?)\s*(?:\*\*|__)?\s*$`)
 
 // nygard reads plain Markdown: the title from the first heading, the status
 // from a "## Status" section (or a "Status: ..." line before the first
@@ -151,32 +157,10 @@ func (p *parser) nygard(doc string) {
 	if t, _ := firstHeading(doc); t != "" {
 		p.setTitle(t)
 	}
-	secs := sections(doc)
-	for i := range secs {
-		s := &secs[i]
-		if s.heading == "status" {
-			if st, ln := firstLine(s.body); st != "" {
-				p.rec.Status, p.statusLine = cleanStatus(st), s.line+ln
-			}
-		}
-	}
-	if p.rec.Status == "" {
-		// A "Status: ..." line before the first section, which may follow
-		// the level-one title heading.
-		for si, sec := range secs {
-			if si > 0 && (sec.level != 1 || si > 1) {
-				break
-			}
-			first := 1
-			if si > 0 {
-				first = sec.line
-			}
-			for i, ln := range strings.Split(sec.body, "\n") {
-				if m := statusLine.FindStringSubmatch(ln); m != nil && p.rec.Status == "" {
-					p.rec.Status, p.statusLine = cleanStatus(m[1]), first+i
-				}
-			}
-		}
+	// The status: a Status section, label or table row (status.go,
+	// ADR 0310).
+	if st, ln := bodyStatus(doc); st != "" {
+		p.rec.Status, p.statusLine = st, ln
 	}
 	p.bodyPins(doc, 0)
 }
