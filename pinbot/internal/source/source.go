@@ -403,11 +403,16 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	// Kubernetes manifests in the folders configured for docker (ADR 0187).
 	kdirs := in.Config.KubernetesDirs(in.Dependabot)
 	kube := func(p string) bool { return p != "" && pin.IsKubernetesManifest(p, kdirs) }
-	manifest := false
+	// A resolution input changed alone (an imported .props, .npmrc, a
+	// Compose .env, gradle.properties: every file of an ecosystem's Inputs
+	// in the registry) is judged like a manifest: pin.Diff re-resolves
+	// what reads it, or fails closed naming it (issue 36, item 1, ADR
+	// 0320). Only a pull request that changes none of them skips the diff.
+	judged := false
 	for _, p := range in.PR.Files {
-		manifest = manifest || pin.IsManifest(p) || kube(p)
+		judged = judged || pin.IsManifest(p) || kube(p) || pin.IsInput(p)
 	}
-	if !manifest {
+	if !judged {
 		return
 	}
 	mb, err := src.Tree(ctx, cmp.MergeBase)

@@ -1,0 +1,66 @@
+package source_test
+
+import (
+	"context"
+	"path"
+	"strings"
+	"testing"
+
+	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
+	"github.com/kubetenant/kubetenant/pinbot/internal/source"
+	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
+	"github.com/kubetenant/kubetenant/pinbot/test/inputcases"
+)
+
+// gatherGit commits base on main and head on branch "input", and gathers
+// the pull request through the git source, as pinbot evaluate does.
+func gatherGit(t *testing.T, base, head map[string]string) enforce.Result {
+	t.Helper()
+	ctx := context.Background()
+	g := gitrepotest.New(t)
+	g.Write(base)
+	baseSHA := g.Commit("Initial commit")
+	g.Checkout("input", true)
+	g.Write(head)
+	headSHA := g.Commit("Change one input")
+	repo, err := gitrepo.Open(ctx, g.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := source.PullRequest{Number: 1, Author: "dependabot[bot]", AuthorIsBot: true, Title: "Change one input",
+		BaseRef: "main", BaseSHA: baseSHA, HeadSHA: headSHA, HeadRef: "input", ChangedFiles: -1, Comments: -1}
+	got := source.NewGatherer(4).Gather(ctx, &source.Git{Repo: repo, PR: pr}, source.Target{Repo: "acme/app", PR: pr})
+	return enforce.Evaluate(got.Input)
+}
+
+// TestInputChangedAloneIsJudged is issue 36, item 1, at the source: a pull
+// request that changes one resolution input and no manifest used to skip
+// pin.Diff altogether (not-applicable). Each input the issue names, bumped
+// alone, must block (pinbot resolves it) or fail closed naming the input.
+func TestInputChangedAloneIsJudged(t *testing.T) {
+	t.Parallel()
+	for _, c := range inputcases.Cases() {
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			r := gatherGit(t, c.Base, c.Head)
+			checkInputVerdict(t, c, r)
+		})
+	}
+}
+
+// checkInputVerdict requires a block, or an error naming the input.
+func checkInputVerdict(t *testing.T, c inputcases.Case, r enforce.Result) {
+	t.Helper()
+	errs := strings.Join(r.Errors, "\n")
+	switch {
+	case r.Verdict == enforce.Block && (c.Block || c.Either):
+	case r.Verdict == enforce.Error && !c.Block && strings.Contains(errs, path.Base(c.Input)):
+	default:
+		want := "error naming " + c.Input
+		if c.Block {
+			want = "block"
+		}
+		t.Errorf("%s changed alone: verdict %s, want %s\nchanges: %v\nerrors: %s", c.Input, r.Verdict, want, r.Changes, errs)
+	}
+}
