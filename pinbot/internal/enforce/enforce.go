@@ -183,6 +183,19 @@ type Input struct {
 	// versions (ADR 0275); a pull request that moves a pin to a patched
 	// version is a security update (ADR 0274). Nil when not read.
 	Advisories []Advisory
+	// AdvisoryErrors are the moving pinned packages whose advisories were
+	// asked for and could not be read: the pull request may be a security
+	// update, so it is not closed (ADR 0274, ADR 0322). Evaluate decides
+	// this, so that the App and pinbot evaluate agree.
+	AdvisoryErrors []AdvisoryError
+}
+
+// AdvisoryError is a pinned package whose advisories could not be read.
+type AdvisoryError struct {
+	Ecosystem pin.Ecosystem
+	Package   string
+	// Err says why, as the source reported it.
+	Err string
 }
 
 // CheckState is the state of one required verification for one pin.
@@ -377,6 +390,12 @@ func Evaluate(in Input) Result {
 	// closed: closing a group, a lock-file maintenance or a security update
 	// would throw away what else it proposes (ADR 0273, ADR 0274).
 	r.Close = r.Verdict == Block && r.Bot && cfg.CloseBotPRs && r.Shape == ShapeSingle
+	if r.Close {
+		if why := unreadAdvisories(in, r); why != "" {
+			r.Close = false
+			r.Reasons = append(r.Reasons, why)
+		}
+	}
 	r.Comment = touched && r.Verdict != Error && !r.Ignored
 	if r.Pins == nil {
 		r.Pins = []PinResult{}

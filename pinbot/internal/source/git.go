@@ -5,6 +5,8 @@ import (
 	"errors"
 	"slices"
 
+	"github.com/google/go-github/v60/github"
+
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
 )
@@ -19,6 +21,9 @@ type Git struct {
 	// Runs are the check runs given (--checks). Offline nothing more will
 	// arrive, so every suite counts as completed.
 	Runs []enforce.Check
+	// Advisories are the advisories given (--advisories), as GET
+	// /advisories returns them; nil reads none.
+	Advisories []*github.GlobalSecurityAdvisory
 }
 
 // ErrOffline is what the git source answers for what only GitHub knows.

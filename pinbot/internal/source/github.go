@@ -69,6 +69,10 @@ type GitHub struct {
 	Cache    *Cache
 	// Now is the clock of the upstream cache (time.Now when nil).
 	Now func() time.Time
+	// AdvisoryDB reads GitHub's advisories of the pins a bot's pull
+	// request moves before a decision that could close it (ADR 0274);
+	// nil reads none.
+	AdvisoryDB *Advisories
 }
 
 func (g *GitHub) key(s string) string { return g.Owner + "/" + g.Repo + "@" + s }

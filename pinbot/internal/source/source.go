@@ -347,6 +347,7 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 
 	g.changes(ctx, src, t, rules.Records, in, fail)
 	in.BotUpdates = enforce.Claims(in.PR, in.Config.Bots)
+	readAdvisories(ctx, src, in)
 
 	if t.SkipChecks {
 		return out
