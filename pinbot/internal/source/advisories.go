@@ -3,8 +3,8 @@ package source
 import (
 	"context"
 	"encoding/json"
-	"io"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
