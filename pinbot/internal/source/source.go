@@ -68,6 +68,9 @@ type PullRequest struct {
 	HeadSHA     string
 	// HeadRef is the head branch's name.
 	HeadRef string
+	// HeadRepo is the head branch's repository ("owner/name"; a fork's
+	// for a pull request from a fork), "" when the payload did not say.
+	HeadRepo string
 	// DefaultBranch is the base repository's default branch ("" when the
 	// payload did not say).
 	DefaultBranch string
