@@ -164,6 +164,11 @@ type Input struct {
 	// New are both the declared value. A removal whose pinned version one
 	// of them still holds is a move, not an upgrade (issue 17, item 11).
 	Kept []pin.Change
+	// Moved are the folders of manifests the pull request removes that
+	// hold no file at its head: the whole consumer moved (a service's
+	// folder renamed), so a manifest of the same name it adds elsewhere is
+	// that consumer at its new place (ADR 0321).
+	Moved []string
 	// Warnings are the ADR warnings, passed through to the result.
 	Warnings []adr.Warning
 	// BotUpdates are the dependency updates bot metadata (commit messages,
@@ -309,7 +314,7 @@ func Evaluate(in Input) Result {
 				r.Pins = append(r.Pins, pr)
 				continue
 			}
-			if keeper, ok := keptElsewhere(p, c, in.Changes, in.Kept); ok {
+			if keeper, ok := keptElsewhere(p, c, in.Changes, in.Kept, in.Moved); ok {
 				// A rename or move: the package leaves one manifest and is
 				// declared at the pinned version in another (issue 17,
 				// item 11). Removing it from the last place stays a move.
@@ -405,22 +410,27 @@ func Evaluate(in Input) Result {
 
 // keptElsewhere reports, for a change that removes p's package from one
 // manifest, another declaration of the package at the pinned version that
-// keeps the pin's set of versions: a change of the same pull request (a
-// renamed or moved manifest, a migration from requirements.txt to uv), or
-// an unchanged manifest (kept) that the same build resolves: in the same
-// folder or a folder above (the project's other manifest, its workspace's
-// lock). An unrelated manifest elsewhere (docs/requirements.txt for a
-// service) does not excuse it: the service may then resolve the package
-// through another dependency at any version (issue 23, item 3).
-func keptElsewhere(p pin.Pin, c pin.Change, changes, kept []pin.Change) (pin.Change, bool) {
+// keeps the pin's set of versions for the same consumer: a change of the
+// same pull request (a migration from requirements.txt to pyproject.toml
+// beside it) or an unchanged manifest (kept), either of which the build of
+// the removed manifest resolves (sameConsumer). A declaration the pull
+// request adds in another folder, or an unrelated manifest elsewhere
+// (docs/requirements.txt for a service, another image's Dockerfile above)
+// does not excuse it: the consumer may then resolve the package through
+// another dependency at any version (issue 23, item 3; issue 36, item 3;
+// ADR 0321).
+func keptElsewhere(p pin.Pin, c pin.Change, changes, kept []pin.Change, moved []string) (pin.Change, bool) {
 	if c.New != "" {
 		return pin.Change{}, false
 	}
 	holds := func(o pin.Change) bool {
 		return o.New != "" && o.Manifest != c.Manifest && p.Matches(o) && !p.Moves(o)
 	}
+	// The consumer itself moved: its folder is gone, and a manifest of the
+	// same name the pull request adds is the same one at its new place.
+	gone := slices.Contains(moved, path.Dir(c.Manifest))
 	for _, o := range changes {
-		if holds(o) {
+		if holds(o) && (sameConsumer(c.Ecosystem, c.Manifest, o.Manifest) || (gone && o.Old == "" && path.Base(o.Manifest) == path.Base(c.Manifest))) {
 			return o, true
 		}
 	}
@@ -432,26 +442,31 @@ func keptElsewhere(p pin.Pin, c pin.Change, changes, kept []pin.Change) (pin.Cha
 	return pin.Change{}, false
 }
 
+// workspaceLocks are the lock files one of which, in a folder above a
+// manifest, locks that manifest's packages for the whole workspace.
+var workspaceLocks = map[string]bool{
+	"uv.lock": true, "poetry.lock": true, "pdm.lock": true, "Pipfile.lock": true, "pylock.toml": true,
+	"package-lock.json": true, "npm-shrinkwrap.json": true, "yarn.lock": true, "pnpm-lock.yaml": true,
+	"Cargo.lock": true, "Gemfile.lock": true, "composer.lock": true,
+}
+
 // sameConsumer reports whether the manifest keeper is one the build of the
-// manifest at removed resolves: in the same folder or a folder above it.
-// For pip a folder above counts only for a lock file (a workspace's
-// uv.lock, poetry.lock, pdm.lock, Pipfile.lock): a requirements file or
-// pyproject.toml above is another project's (pip reads one only through
-// -r, which the removed file no longer shows), ADR 0257.
+// manifest removed resolves: another manifest in the same folder (the same
+// project), or a workspace's lock file in a folder above it. A manifest
+// above that is not a lock (a requirements file, a package.json, a
+// pom.xml) is another project's; an image's files are each their own
+// image's, so for docker nothing but the removed file keeps the pin (ADR
+// 0257, ADR 0321).
 func sameConsumer(eco pin.Ecosystem, removed, keeper string) bool {
+	if eco == pin.Docker {
+		return false
+	}
 	rd, kd := path.Dir(removed), path.Dir(keeper)
 	if rd == kd {
 		return true
 	}
 	above := kd == "." || strings.HasPrefix(rd+"/", kd+"/")
-	if eco == pin.Pip {
-		switch path.Base(keeper) {
-		case "uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock", "pylock.toml":
-			return above
-		}
-		return false
-	}
-	return above
+	return above && workspaceLocks[path.Base(keeper)]
 }
 
 // decidePin fills in the verdict of a change that moves an enforced pin.

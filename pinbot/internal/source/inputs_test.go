@@ -15,7 +15,7 @@ import (
 
 // gatherGit commits base on main and head on branch "input", and gathers
 // the pull request through the git source, as pinbot evaluate does.
-func gatherGit(t *testing.T, base, head map[string]string) enforce.Result {
+func gatherGit(t *testing.T, base, head map[string]string, remove ...string) enforce.Result {
 	t.Helper()
 	ctx := context.Background()
 	g := gitrepotest.New(t)
@@ -23,6 +23,9 @@ func gatherGit(t *testing.T, base, head map[string]string) enforce.Result {
 	baseSHA := g.Commit("Initial commit")
 	g.Checkout("input", true)
 	g.Write(head)
+	if len(remove) > 0 {
+		g.Remove(remove...)
+	}
 	headSHA := g.Commit("Change one input")
 	repo, err := gitrepo.Open(ctx, g.Dir)
 	if err != nil {
@@ -62,5 +65,24 @@ func checkInputVerdict(t *testing.T, c inputcases.Case, r enforce.Result) {
 			want = "block"
 		}
 		t.Errorf("%s changed alone: verdict %s, want %s\nchanges: %v\nerrors: %s", c.Input, r.Verdict, want, r.Changes, errs)
+	}
+}
+
+// TestKeptOnlyBySameConsumerGathered is issue 36, item 3, through the git
+// source: kopf leaves the api service's requirements while the same pull
+// request adds docs/requirements.txt pinning it (another consumer): a
+// block. Moving the service's folder as a whole keeps the pin.
+func TestKeptOnlyBySameConsumerGathered(t *testing.T) {
+	t.Parallel()
+	adr := "---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: kopf\n    version: 1.40.1\n---\n# 83. Pin kopf\n"
+	base := map[string]string{"adr/0083-kopf.md": adr, "services/api/requirements.txt": "kopf==1.40.1\nhttpx==0.27.0\n", "services/api/main.py": "print()\n"}
+	r := gatherGit(t, base, map[string]string{"services/api/requirements.txt": "httpx==0.27.0\n", "docs/requirements.txt": "kopf==1.40.1\n"})
+	if r.Verdict != enforce.Block {
+		t.Errorf("kopf moved from the api service to the docs' requirements: verdict %s, want block (%v)", r.Verdict, r.Reasons)
+	}
+	moved := gatherGit(t, base, map[string]string{"services/gateway/requirements.txt": base["services/api/requirements.txt"], "services/gateway/main.py": "print()\n"},
+		"services/api/requirements.txt", "services/api/main.py")
+	if moved.Verdict != enforce.NotApplicable {
+		t.Errorf("the api service's folder renamed: verdict %s, want not-applicable (%v)", moved.Verdict, moved.Reasons)
 	}
 }

@@ -553,6 +553,7 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	}
 	in.Changes = append(changes, images...)
 	in.Kept = keptDeclarations(ctx, baseRead, mb.Files, files, in.Changes)
+	in.Moved = movedFolders(head, in.Changes)
 
 	// The warning section of the check run: explained pins the changed
 	// manifests hold that no ADR records, and pinned-by markers citing ADRs
@@ -639,6 +640,31 @@ func keptDeclarations(ctx context.Context, r *reader, tree map[string]Entry, fil
 		}
 	}
 	return kept
+}
+
+// movedFolders are the folders of the manifests the changes remove a
+// package from that hold no file at head: the consumer moved as a whole
+// (ADR 0321).
+func movedFolders(head map[string]Entry, changes []pin.Change) []string {
+	var out []string
+	for _, c := range changes {
+		d := path.Dir(c.Manifest)
+		if c.New != "" || c.Old == "" || d == "." || slices.Contains(out, d) {
+			continue
+		}
+		left := false
+		for p := range head {
+			if strings.HasPrefix(p, d+"/") {
+				left = true
+				break
+			}
+		}
+		if !left {
+			out = append(out, d)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 func isPrevious(files []ChangedFile, p string) bool {
