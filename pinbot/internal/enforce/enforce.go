@@ -274,6 +274,10 @@ type Result struct {
 	// Advisories are the advisories it fixes (ADR 0274).
 	Security   []string   `json:"security,omitempty"`
 	Advisories []Advisory `json:"advisories,omitempty"`
+	// Unread name the base's decision records pinbot could not read when
+	// the readable ones already block: the verdict stays Block (ADR 0324)
+	// and the comment names them.
+	Unread []string `json:"unread,omitempty"`
 }
 
 // Evaluate decides on a pull request. It never returns an error: anything
@@ -351,13 +355,23 @@ func Evaluate(in Input) Result {
 		}
 	}
 
-	r.Errors = append(r.Errors, blind(in)...)
+	hard, records := blind(in)
+	r.Errors = append(r.Errors, hard...)
 
 	worst := NotApplicable
 	for _, p := range r.Pins {
 		if p.Verdict.severity() > worst.severity() {
 			worst = p.Verdict
 		}
+	}
+	// A base record pinbot cannot read could only add pins: a block that
+	// the readable records already decide stays a block, and names the
+	// record; otherwise it is what pinbot cannot decide (issue 36, item 5,
+	// ADR 0324).
+	if len(records) > 0 && len(r.Errors) == 0 && worst == Block {
+		r.Unread = records
+	} else {
+		r.Errors = append(r.Errors, records...)
 	}
 	touched := worst != NotApplicable
 
@@ -382,6 +396,9 @@ func Evaluate(in Input) Result {
 			if p.Verdict == worst {
 				r.Reasons = append(r.Reasons, p.Reason)
 			}
+		}
+		for _, u := range r.Unread {
+			r.Reasons = append(r.Reasons, "Besides, "+u+"; it cannot lift this block.")
 		}
 	}
 	r.Reasons = dedupe(r.Reasons)
