@@ -368,7 +368,7 @@ func Evaluate(in Input) Result {
 	// the readable records already decide stays a block, and names the
 	// record; otherwise it is what pinbot cannot decide (issue 36, item 5,
 	// ADR 0324).
-	if len(records) > 0 && len(r.Errors) == 0 && worst == Block {
+	if len(records) > 0 && len(r.Errors) == 0 && worst == Block && !blockedByUnread(in, r.Pins) {
 		r.Unread = records
 	} else {
 		r.Errors = append(r.Errors, records...)
@@ -457,6 +457,23 @@ func keptElsewhere(p pin.Pin, c pin.Change, changes, kept []pin.Change, moved []
 		}
 	}
 	return pin.Change{}, false
+}
+
+// blockedByUnread reports whether a blocking pin comes from a record pinbot
+// could not read entirely (its body stated the pin): that record is not
+// unrelated, and what it says may differ from what pinbot read.
+func blockedByUnread(in Input, pins []PinResult) bool {
+	for _, w := range in.Warnings {
+		if !w.Unreadable || w.Head {
+			continue
+		}
+		for _, p := range pins {
+			if p.Verdict == Block && p.Pin.Source.Path == w.Path {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // workspaceLocks are the lock files one of which, in a folder above a

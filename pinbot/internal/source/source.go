@@ -572,13 +572,13 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	}
 }
 
-// linkShaped reports whether a changed manifest's head content could be a
-// symbolic link's target: not empty, one line, no newline at its end. Real
-// manifests end with a newline; a manifest that does not merely costs one
-// tree read.
+// linkShaped reports whether a changed manifest's or resolution input's
+// head content could be a symbolic link's target: not empty, one line, no
+// newline at its end. Real manifests end with a newline; a manifest that
+// does not merely costs one tree read.
 func linkShaped(ctx context.Context, head fs.FS, files []ChangedFile, kube func(string) bool) bool {
 	for _, f := range files {
-		if f.Status == "removed" || !(pin.IsManifest(f.Path) || kube(f.Path)) {
+		if f.Status == "removed" || !(pin.IsManifest(f.Path) || kube(f.Path) || pin.IsInput(f.Path)) {
 			continue
 		}
 		data, err := fs.ReadFile(head, f.Path)
