@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
@@ -84,5 +85,40 @@ func TestKeptOnlyBySameConsumerGathered(t *testing.T) {
 		"services/api/requirements.txt", "services/api/main.py")
 	if moved.Verdict != enforce.NotApplicable {
 		t.Errorf("the api service's folder renamed: verdict %s, want not-applicable (%v)", moved.Verdict, moved.Reasons)
+	}
+}
+
+// TestEveryRefusedInputChangedAloneFailsClosed reads the inputs from the
+// registry, their one home: every input pinbot refuses, of every
+// ecosystem, changed alone in a repository pinning a package it can move,
+// is an error naming the file through Gather (never not-applicable). A
+// refused input added to an ecosystem's Inputs is covered without a new
+// case here.
+func TestEveryRefusedInputChangedAloneFailsClosed(t *testing.T) {
+	t.Parallel()
+	n := 0
+	for _, in := range pin.Inputs() {
+		if in.Evaluated {
+			continue
+		}
+		n++
+		t.Run(string(in.Ecosystem)+"/"+in.Example, func(t *testing.T) {
+			t.Parallel()
+			name := "pinned"
+			if in.Ecosystem == pin.Maven || in.Ecosystem == pin.Gradle {
+				name = "g:pinned"
+			}
+			if in.Affects != "" {
+				name = strings.NewReplacer("*", "x", "?", "x").Replace(strings.Split(in.Affects, ",")[0])
+			}
+			base := map[string]string{inputcases.ADRPath: inputcases.ADR(in.Ecosystem, name, "1.0.0"), in.Example: "# one\n"}
+			r := gatherGit(t, base, map[string]string{in.Example: "# two\n"})
+			if r.Verdict != enforce.Error || !strings.Contains(strings.Join(r.Errors, "\n"), path.Base(in.Example)) {
+				t.Errorf("%s (%s) changed alone: verdict %s, want an error naming it\nerrors: %q", in.Example, in.Files, r.Verdict, r.Errors)
+			}
+		})
+	}
+	if n < 20 {
+		t.Errorf("only %d refused inputs in the registry", n)
 	}
 }
