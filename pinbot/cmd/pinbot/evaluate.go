@@ -10,7 +10,6 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/google/go-github/v60/github"
 	"github.com/spf13/cobra"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
@@ -113,7 +112,7 @@ func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
 			return err
 		}
 	}
-	var advisories []*github.GlobalSecurityAdvisory
+	var advisories source.AdvisoryList
 	if f.advisories != "" {
 		var err error
 		if advisories, err = decodeFile("advisories", f.advisories, source.DecodeAdvisories); err != nil {

@@ -297,15 +297,19 @@ func readAdvisories(ctx context.Context, src Source, in *enforce.Input) {
 	}
 }
 
+// AdvisoryList is what GET /advisories returns, as go-github decodes it
+// (kept behind the seam: callers outside source need not import it).
+type AdvisoryList []*github.GlobalSecurityAdvisory
+
 // DecodeAdvisories decodes what GET /advisories returns, for pinbot
 // evaluate's --advisories.
-func DecodeAdvisories(r io.Reader) ([]*github.GlobalSecurityAdvisory, error) {
-	var list []*github.GlobalSecurityAdvisory
+func DecodeAdvisories(r io.Reader) (AdvisoryList, error) {
+	var list AdvisoryList
 	if err := json.NewDecoder(r).Decode(&list); err != nil {
 		return nil, fmt.Errorf("decoding advisories: %w", err)
 	}
 	if list == nil {
-		list = []*github.GlobalSecurityAdvisory{}
+		list = AdvisoryList{}
 	}
 	return list, nil
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"slices"
 
-	"github.com/google/go-github/v60/github"
-
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
 )
@@ -23,7 +21,7 @@ type Git struct {
 	Runs []enforce.Check
 	// Advisories are the advisories given (--advisories), as GET
 	// /advisories returns them; nil reads none.
-	Advisories []*github.GlobalSecurityAdvisory
+	Advisories AdvisoryList
 }
 
 // ErrOffline is what the git source answers for what only GitHub knows.
