@@ -164,11 +164,11 @@ type Input struct {
 	// New are both the declared value. A removal whose pinned version one
 	// of them still holds is a move, not an upgrade (issue 17, item 11).
 	Kept []pin.Change
-	// Moved are the folders of manifests the pull request removes that
-	// hold no file at its head: the whole consumer moved (a service's
-	// folder renamed), so a manifest of the same name it adds elsewhere is
-	// that consumer at its new place (ADR 0321).
-	Moved []string
+	// Deleted and Added are the files the pull request deletes and adds
+	// (a rename is both): a manifest it deletes whose package a manifest
+	// it adds declares at the pinned version moved as a file, with its
+	// consumer (ADR 0321).
+	Deleted, Added []string
 	// Warnings are the ADR warnings, passed through to the result.
 	Warnings []adr.Warning
 	// BotUpdates are the dependency updates bot metadata (commit messages,
@@ -318,7 +318,7 @@ func Evaluate(in Input) Result {
 				r.Pins = append(r.Pins, pr)
 				continue
 			}
-			if keeper, ok := keptElsewhere(p, c, in.Changes, in.Kept, in.Moved); ok {
+			if keeper, ok := keptElsewhere(p, c, in); ok {
 				// A rename or move: the package leaves one manifest and is
 				// declared at the pinned version in another (issue 17,
 				// item 11). Removing it from the last place stays a move.
@@ -436,22 +436,25 @@ func Evaluate(in Input) Result {
 // does not excuse it: the consumer may then resolve the package through
 // another dependency at any version (issue 23, item 3; issue 36, item 3;
 // ADR 0321).
-func keptElsewhere(p pin.Pin, c pin.Change, changes, kept []pin.Change, moved []string) (pin.Change, bool) {
+func keptElsewhere(p pin.Pin, c pin.Change, in Input) (pin.Change, bool) {
 	if c.New != "" {
 		return pin.Change{}, false
 	}
 	holds := func(o pin.Change) bool {
 		return o.New != "" && o.Manifest != c.Manifest && p.Matches(o) && !p.Moves(o)
 	}
-	// The consumer itself moved: its folder is gone, and a manifest of the
-	// same name the pull request adds is the same one at its new place.
-	gone := slices.Contains(moved, path.Dir(c.Manifest))
-	for _, o := range changes {
-		if holds(o) && (sameConsumer(c.Ecosystem, c.Manifest, o.Manifest) || (gone && o.Old == "" && path.Base(o.Manifest) == path.Base(c.Manifest))) {
+	// The manifest itself moved (a rename, a service's folder moved): the
+	// pull request deletes it and adds the file that now declares the
+	// package.
+	moved := func(o pin.Change) bool {
+		return slices.Contains(in.Deleted, c.Manifest) && slices.Contains(in.Added, o.Manifest)
+	}
+	for _, o := range in.Changes {
+		if holds(o) && (sameConsumer(c.Ecosystem, c.Manifest, o.Manifest) || moved(o)) {
 			return o, true
 		}
 	}
-	for _, o := range kept {
+	for _, o := range in.Kept {
 		if holds(o) && sameConsumer(c.Ecosystem, c.Manifest, o.Manifest) {
 			return o, true
 		}

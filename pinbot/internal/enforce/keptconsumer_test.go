@@ -30,14 +30,15 @@ func TestKeptOnlyByTheSameConsumer(t *testing.T) {
 		{"npm: another project's package.json above", pin.NPM, "left-pad", "1.3.0", "packages/web/package.json", "package.json", false, Block},
 		{"npm: the workspace's lock above", pin.NPM, "left-pad", "1.3.0", "packages/web/package.json", "package-lock.json", false, NotApplicable},
 		{"maven: a parent folder's pom.xml is another module", pin.Maven, "g:a", "1.0.0", "services/api/pom.xml", "pom.xml", false, Block},
-		{"pip: the service's folder moved as a whole", pin.Pip, "kopf", "1.40.1", "services/old/requirements.txt", "services/new/requirements.txt", true, NotApplicable},
+		{"pip: the manifest itself moved (deleted, added)", pin.Pip, "kopf", "1.40.1", "services/old/requirements.txt", "services/new/requirements.txt", true, NotApplicable},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := pin.Pin{Ecosystem: c.eco, Package: c.pkg, Version: c.version, Enforced: true, Source: pin.Source{Number: 7, Path: "adr/0007.md"}}
 			removed := pin.Change{Ecosystem: c.eco, Package: c.pkg, Manifest: c.removed, Old: c.version}
 			in := Input{Pins: []pin.Pin{p}, Changes: []pin.Change{removed}, Config: cfg, PR: PullRequest{Author: "dependabot[bot]", AuthorIsBot: true, HeadSHA: "h"},
-				Moved: []string{"services/old"}}
+				Deleted: []string{"services/old/requirements.txt"}}
 			if c.added {
+				in.Added = []string{c.keeper}
 				in.Changes = append(in.Changes, pin.Change{Ecosystem: c.eco, Package: c.pkg, Manifest: c.keeper, New: c.version})
 			} else {
 				in.Kept = []pin.Change{{Ecosystem: c.eco, Package: c.pkg, Manifest: c.keeper, Old: c.version, New: c.version}}

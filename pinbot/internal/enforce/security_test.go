@@ -247,7 +247,7 @@ func TestRenamesAndMovesKeepThePin(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := base()
 			in.Changes = tt.changes
-			in.Moved = []string{"svc/widget"} // its folder is gone at head
+			in.Deleted, in.Added = []string{"svc/widget/pyproject.toml"}, []string{"svc/widget-operator/pyproject.toml"} // git mv
 			v, closed, why := outcome(in)
 			if v != tt.want {
 				t.Errorf("verdict %s (close %v), want %s: %s", v, closed, tt.want, why)

@@ -262,13 +262,15 @@ func (g *Git) PinAdvisories(_ context.Context, pins []pin.Pin) []PinAdvisories {
 	return out
 }
 
-// readAdvisories reads, when the decision could close a bot's pull
-// request, the advisories of the pinned packages it moves: those say
-// whether it is a security update, which is never closed. One that cannot
-// be read is an enforce.AdvisoryError, and enforce then closes nothing.
+// readAdvisories reads, when the decision without them would close a
+// bot's pull request, the advisories of the pinned packages it moves:
+// those say whether it is a security update, which is never closed. One
+// that cannot be read is an enforce.AdvisoryError, and enforce then closes
+// nothing. Other decisions read none (enforce.Evaluate is pure and cheap;
+// the call budget of ADR 0242 stays).
 func readAdvisories(ctx context.Context, src Source, in *enforce.Input) {
 	ar, ok := src.(AdvisoryReader)
-	if !ok || !in.Config.CloseBotPRs || !slices.Contains(in.Config.Bots, in.PR.Author) {
+	if !ok || !in.Config.CloseBotPRs || !slices.Contains(in.Config.Bots, in.PR.Author) || !enforce.Evaluate(*in).Close {
 		return
 	}
 	moving := map[[2]string]bool{}

@@ -553,7 +553,18 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	}
 	in.Changes = append(changes, images...)
 	in.Kept = keptDeclarations(ctx, baseRead, mb.Files, files, in.Changes)
-	in.Moved = movedFolders(head, in.Changes)
+	for _, f := range files {
+		switch {
+		case f.Previous != "":
+			in.Deleted, in.Added = append(in.Deleted, f.Previous), append(in.Added, f.Path)
+		case f.Status == "removed":
+			in.Deleted = append(in.Deleted, f.Path)
+		case f.Status == "added":
+			in.Added = append(in.Added, f.Path)
+		}
+	}
+	slices.Sort(in.Deleted)
+	slices.Sort(in.Added)
 
 	// The warning section of the check run: explained pins the changed
 	// manifests hold that no ADR records, and pinned-by markers citing ADRs
@@ -640,31 +651,6 @@ func keptDeclarations(ctx context.Context, r *reader, tree map[string]Entry, fil
 		}
 	}
 	return kept
-}
-
-// movedFolders are the folders of the manifests the changes remove a
-// package from that hold no file at head: the consumer moved as a whole
-// (ADR 0321).
-func movedFolders(head map[string]Entry, changes []pin.Change) []string {
-	var out []string
-	for _, c := range changes {
-		d := path.Dir(c.Manifest)
-		if c.New != "" || c.Old == "" || d == "." || slices.Contains(out, d) {
-			continue
-		}
-		left := false
-		for p := range head {
-			if strings.HasPrefix(p, d+"/") {
-				left = true
-				break
-			}
-		}
-		if !left {
-			out = append(out, d)
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 func isPrevious(files []ChangedFile, p string) bool {
