@@ -350,9 +350,9 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 
 	g.changes(ctx, src, t, rules.Records, in, fail)
 	in.BotUpdates = enforce.Claims(in.PR, in.Config.Bots)
-	readAdvisories(ctx, src, in)
 
 	if t.SkipChecks {
+		readAdvisories(ctx, src, in)
 		return out
 	}
 	q := CheckQuery{Names: rules.VerificationChecks(), Statuses: len(in.Config.Verification.TrustedStatusContexts) > 0}
@@ -363,6 +363,8 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 	}
 	out.Checks = cs
 	in.Checks, in.Statuses, in.SuitesCompleted = cs.Runs, cs.Statuses, cs.SuitesCompleted
+	// Last: whether the advisories are needed depends on the whole input.
+	readAdvisories(ctx, src, in)
 	return out
 }
 
