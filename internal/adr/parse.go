@@ -110,7 +110,6 @@ type parser struct {
 	// narrow is 1 + the index of the unreadable front matter's warning
 	// when its pins can be told from the body, else 0.
 	narrow     int
-	snip       snippet   // the fenced manifest snippet being read
 	raw        []pin.Pin // pins of snippet lines exact by their own rules
 	lines      []string  // the file's lines, for locating pins in folded text
 	rec        Record
