@@ -56,11 +56,18 @@ func Parse(path string, data []byte) (Record, []Warning) {
 	p.rec.Status = strings.ToLower(strings.TrimSpace(p.rec.Status))
 	class := classifyStatus(p.rec.Status)
 	p.rec.Enforced = class == statusEnforced
+	for i := range p.rec.Clues.mentions {
+		m := &p.rec.Clues.mentions[i]
+		if len(m.names) > 0 {
+			m.eco = inferEcosystem(pin.Pin{Package: m.names[0], Version: m.version}, string(data))
+		}
+	}
 	for i := range p.rec.Pins {
 		pn := &p.rec.Pins[i]
 		if pn.Ecosystem != "" {
 			continue
 		}
+		p.rec.Clues.open = append(p.rec.Clues.open, i)
 		if pn.Ecosystem = inferEcosystem(*pn, string(data)); pn.Ecosystem == "" && p.rec.Enforced {
 			p.warn(pn.Source.Line, fmt.Sprintf("the pin of %s %s has no ecosystem and the ADR does not say which it is; pinbot cannot enforce it and fails the check of every pull request that touches a dependency file until the pin names one (ecosystem: %s)", pn.Package, pn.Version, knownEcosystems()))
 		}

@@ -14,10 +14,12 @@ import (
 // headings end it even below a decision heading.
 var (
 	decisionHeading = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:architecture\s+)?decision(?:\s+outcome)?\b|^chosen option|^version matrix|^pinned (?:versions|dependencies)|^locked\b|^pins$`)
-	excludedHeading = regexp.MustCompile(`consequence|context|alternative|option|rejected|rationale|update|upgrade|how to|implementation|migration|risk|drivers|background|problem|pros|cons|not pinned`)
-	exactVer        = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+][0-9A-Za-z.-]+)?$`)
-	atForm          = regexp.MustCompile(`(?:^|[\s(\x60"'*])(@[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*|[a-z0-9][a-z0-9._-]*)@([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?)(?:$|[\s)\x60"'*,.;:])`)
-	pinVerb         = regexp.MustCompile(`(?i)\b(?:pin|hold|keep|lock|freeze)\s+\x60?([@A-Za-z0-9][A-Za-z0-9._/@-]*)\x60?\s+(?:to|at)\s+(?:version\s+)?\x60?v?([0-9]+(?:\.[0-9]+){1,3})\x60?(?:$|[\s.,;)])`)
+	excludedHeading = regexp.MustCompile(`consequence|context|alternative|option|rejected|rationale|update|upgrade|how to|how we|implementation|migration|risk|drivers|background|problem|pros|cons|not pinned|example|usage|guide|instructions|tutorial`)
+	// exampleLine starts a line that illustrates rather than decides.
+	exampleLine = regexp.MustCompile(`(?i)^\s*(?:[-*>]\s*)?(?:\*\*|_)?(?:for example|for instance|e\.\s?g\.|example|eg\b|z\.\s?b\.|par exemple|por ejemplo|bijvoorbeeld|misalnya|contoh|ví dụ|例如|例えば)`)
+	exactVer    = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+][0-9A-Za-z.-]+)?$`)
+	atForm      = regexp.MustCompile(`(?:^|[\s(\x60"'*])(@[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*|[a-z0-9][a-z0-9._-]*)@([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?)(?:$|[\s)\x60"'*,.;:])`)
+	pinVerb     = regexp.MustCompile(`(?i)\b(?:pin|hold|keep|lock|freeze)\s+\x60?([@A-Za-z0-9][A-Za-z0-9._/@-]*)\x60?\s+(?:to|at)\s+(?:version\s+)?\x60?v?([0-9]+(?:\.[0-9]+){1,3})\x60?(?:$|[\s.,;)])`)
 )
 
 // decisionText returns the parts of doc that belong to its decision: a
@@ -69,6 +71,10 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 			p.reject(pn, "a range or a tag, not an exact version: write the exact version (1.2.3) to pin it")
 			return
 		}
+		if partialVersion(ver) {
+			p.reject(pn, "a partial version: "+ver+" names a release line, not one release; write the full version (1.2.3) to pin it")
+			return
+		}
 		out = append(out, pn)
 	}
 	lines := strings.Split(s.body, "\n")
@@ -82,6 +88,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		ln := lines[i]
 		at := s.line + offset + i
 		t := strings.TrimSpace(ln)
+		p.rec.Clues.decision = append(p.rec.Clues.decision, textLine{line: at, text: ln, heading: s.heading})
 		if fence != "" {
 			if strings.HasPrefix(t, fence) {
 				fence = ""
@@ -129,12 +136,22 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 			case pkgCol >= 0 && verCol >= 0 && pkgCol < len(cells) && verCol < len(cells):
 				name := cellName(cells[pkgCol])
 				if name != "" {
-					add("", name, strings.Trim(cells[verCol], "*`_ "), at)
+					// A version cell may carry its operator: "==1.40.1".
+					v := strings.Trim(cells[verCol], "*`_ ")
+					v = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(v, "=="), "="), "= ")
+					add("", name, v, at)
 				}
+			default:
+				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 			}
 			continue
 		}
 		header = nil
+		if exampleLine.MatchString(ln) {
+			// "For example, pin requests to 2.31.0": an illustration.
+			continue
+		}
+		p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 		for _, m := range atForm.FindAllStringSubmatch(ln, -1) {
 			add(ecoOfAt(m[1]), m[1], m[2], at)
 		}
