@@ -349,13 +349,8 @@ func (g *grounder) unread() []Warning {
 		if g.hasPin(d.Package, d.Exact) || slices.ContainsFunc(g.rec.Pins, func(p pin.Pin) bool { return p.Ecosystem == d.Ecosystem && p.Package == d.Package }) {
 			continue
 		}
-		ver := strings.TrimLeft(d.Exact, "vV=")
 		for _, l := range g.rec.Clues.decision {
-			low := strings.ToLower(l.text)
-			if !wordIn(low, ver) && !wordIn(low, "v"+ver) {
-				continue
-			}
-			if !wordIn(low, strings.ToLower(d.Package)) && !wordIn(low, shortName(d.Package)) {
+			if !namesAt(l.text, d.Package, d.Exact) {
 				continue
 			}
 			seen[string(d.Ecosystem)+d.Package] = true
@@ -365,6 +360,35 @@ func (g *grounder) unread() []Warning {
 		}
 	}
 	return out
+}
+
+// namesAt reports whether line writes the package pkg (its full or short
+// name) followed, within a few words, by version: "kopf (1.40.1)", "the
+// kopf that requirements.txt holds (1.40.1)", "kopf==1.40.1".
+func namesAt(line, pkg, version string) bool {
+	toks := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '`' || r == '*' || r == '(' || r == ')' || r == ',' || r == '|' || r == '"' || r == '\''
+	})
+	full, short := strings.ToLower(pkg), shortName(pkg)
+	ver := strings.TrimLeft(version, "vV=")
+	var words []string
+	for _, t := range toks {
+		// name==1.2.3, name@1.2.3 and name:1.2.3 are two words.
+		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return r == '=' || r == '@' }) {
+			words = append(words, strings.TrimRight(w, ":;.!?"))
+		}
+	}
+	for i, w := range words {
+		if w != full && w != short {
+			continue
+		}
+		for j := i + 1; j < len(words) && j <= i+5; j++ {
+			if strings.TrimLeft(words[j], "vV") == ver {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // expandUnknown replaces each pin without an ecosystem by one pin per

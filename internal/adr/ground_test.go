@@ -169,3 +169,12 @@ func FuzzMentions(f *testing.F) {
 		}
 	})
 }
+
+// TestRangesInProseAreNoCandidates: "Pin X to >= 6.0.1" says a range.
+func TestRangesInProseAreNoCandidates(t *testing.T) {
+	for _, ln := range []string{"- Pin **PyYAML** to **>= 6.0.1** to guarantee it.", "keep lodash at ^4.17.21", "hold rails at ~> 7.1.3", "pin x to 1.2.3,<2"} {
+		if got := mentions(ln, 1, "decision"); len(got) != 0 {
+			t.Errorf("%q: candidates %+v, want none", ln, got)
+		}
+	}
+}
