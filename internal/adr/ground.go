@@ -48,6 +48,11 @@ func Ground(records []Record, warnings []Warning, declared []pin.Declaration) ([
 		g.openPins(grounded)
 		g.mentions()
 		r.Pins = expandUnknown(r.Pins, grounded)
+		for _, p := range r.Pins {
+			if len(pin.Ecosystems) > 0 && p.Ecosystem == pin.Ecosystems[0] && p.Enforced == r.Enforced && grounded[fmt.Sprintf("%s:%d", r.Path, p.Source.Line)] && !slices.ContainsFunc(r.Taken, func(c Candidate) bool { return c.Line == p.Source.Line && c.Version == p.Version }) {
+				r.Taken = append(r.Taken, Candidate{Path: r.Path, Line: p.Source.Line, Package: p.Package, Version: p.Version, Taken: true, Why: byNameWhy})
+			}
+		}
 		if r.Enforced {
 			ws = append(ws, g.unread()...)
 		}
@@ -287,7 +292,7 @@ func (g *grounder) mention(m mention, name string) {
 	case m.pinWord && m.eco != "":
 		g.take(m.eco, name, ver, m.line, fmt.Sprintf("the sentence says to pin it; no manifest declares it, the record names %s", m.eco))
 	case m.pinWord:
-		g.take("", name, ver, m.line, "the sentence says to pin it; no manifest declares it and the record names no ecosystem: enforced against every ecosystem's manifests by name")
+		g.take("", name, ver, m.line, byNameWhy)
 	default:
 		g.reject("", name, ver, m.line, "no manifest of the repository declares "+name+" and the sentence does not say to pin it; write its package name as the manifest does, or \"we pin "+name+" to "+ver+"\"")
 	}
@@ -390,6 +395,8 @@ func namesAt(line, pkg, version string) bool {
 	}
 	return false
 }
+
+const byNameWhy = "the sentence says to pin it; no manifest declares it and the record names no ecosystem: enforced against every ecosystem's manifests by name"
 
 // expandUnknown replaces each pin without an ecosystem by one pin per
 // ecosystem: nothing tells which it is, so it is enforced by name against
