@@ -70,3 +70,24 @@ func TestPinsExplainCandidates(t *testing.T) {
 		t.Errorf("json: %d taken, %d rejected; want 2 and 3:\n%s", len(out.Taken), len(out.Rejected), stdout)
 	}
 }
+
+// TestEvaluateFailsClosedOnUnreadPin: evaluate reports a record whose
+// decision names kopf at the version the manifest pins, with no pin read,
+// like an unreadable one: error, naming file:line (ADR 0317).
+func TestEvaluateFailsClosedOnUnreadPin(t *testing.T) {
+	t.Parallel()
+	const rec = "docs/decisions/084-keep-kopf.md"
+	g := gitrepotest.New(t)
+	files := fixture(t, "pyoperator")
+	delete(files, "docs/decisions/083-kopf-version-pin.yaml")
+	files[rec] = "# 84. Operator framework\n\n## Status\n\nAccepted\n\n## Decision\n\nThe kopf that pyproject.toml holds (1.40.1) stays until the leak is fixed.\n"
+	g.Write(files)
+	g.Commit("Initial widget operator")
+	g.Checkout("bump", true)
+	head := bumpKopf(t, g)
+	pr := prJSON(t, "dependabot[bot]", "Bump kopf from 1.40.1 to 1.42.0", "", head)
+	r, code, stderr := evaluate(t, "--repo", g.Dir, "--base", "main", "--head", "bump", "--pr", pr)
+	if code != 3 || r.Verdict != "error" || !strings.Contains(r.Comment, rec+":9") {
+		t.Fatalf("exit %d verdict %q, want 3 error naming %s:9; stderr %s\n%s", code, r.Verdict, rec, stderr, r.Comment)
+	}
+}
