@@ -47,7 +47,7 @@ func Ground(records []Record, warnings []Warning, declared []pin.Declaration) ([
 		g := grounder{rec: &r, idx: idx}
 		g.openPins(grounded)
 		g.mentions()
-		r.Pins = expandUnknown(r.Pins, grounded)
+		r.Pins = expandUnknown(r.Pins, g.listedLines(), grounded)
 		for _, p := range r.Pins {
 			if len(pin.Ecosystems) > 0 && p.Ecosystem == pin.Ecosystems[0] && p.Enforced == r.Enforced && grounded[fmt.Sprintf("%s:%d", r.Path, p.Source.Line)] && !slices.ContainsFunc(r.Taken, func(c Candidate) bool { return c.Line == p.Source.Line && c.Version == p.Version }) {
 				r.Taken = append(r.Taken, Candidate{Path: r.Path, Line: p.Source.Line, Package: p.Package, Version: p.Version, Taken: true, Why: byNameWhy})
@@ -131,6 +131,10 @@ func sameVersion(a, b string) bool {
 
 // exactAt returns the manifest declarations (not lock files) of ds that
 // pin exactly version.
+//
+// A package some manifest declares otherwise (another version, a range) is
+// not confirmed: the decision's version is not the one the repository
+// holds, and pinning it would report the repository itself as drifted.
 func exactAt(ds []pin.Declaration, version string) []pin.Declaration {
 	var out []pin.Declaration
 	for _, d := range ds {
@@ -138,7 +142,11 @@ func exactAt(ds []pin.Declaration, version string) []pin.Declaration {
 			out = append(out, d)
 		}
 	}
-	return out
+	return slices.DeleteFunc(out, func(d pin.Declaration) bool {
+		return slices.ContainsFunc(ds, func(o pin.Declaration) bool {
+			return o.Ecosystem == d.Ecosystem && o.Package == d.Package && !isLock(o.Manifest) && !sameVersion(o.Exact, version)
+		})
+	})
 }
 
 // isLock reports whether a manifest is a lock file: what it pins is what
@@ -178,6 +186,19 @@ func (g *grounder) hasPin(name, version string) bool {
 		}
 	}
 	return false
+}
+
+// listedLines are the lines of the pins a pins: list stated without an
+// ecosystem: they stay as written, unenforceable until the record names
+// one (ADR 0200), rather than enforced by name.
+func (g *grounder) listedLines() map[int]bool {
+	out := map[int]bool{}
+	for i, p := range g.rec.Pins {
+		if p.Ecosystem == "" && !slices.Contains(g.rec.Clues.open, i) && !slices.ContainsFunc(g.rec.Taken, func(c Candidate) bool { return c.Line == p.Source.Line }) {
+			out[p.Source.Line] = true
+		}
+	}
+	return out
 }
 
 // openPins grounds the pins whose ecosystem the record did not state.
@@ -276,6 +297,7 @@ func (g *grounder) mention(m mention, name string) {
 	switch {
 	case len(exact) == 1:
 		d := exact[0]
+		ver := heldVersion(d, ver)
 		g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("confirmed: %s:%d pins %s at %s", d.Manifest, d.Line, d.Package, d.Exact))
 	case len(pkgs) == 1 && m.pinWord:
 		d := pkgs[0]
@@ -314,11 +336,23 @@ func (g *grounder) versionAlone(m mention, title string) {
 	if len(hits) == 1 {
 		d := hits[0]
 		if !g.hasPin(d.Package, m.version) {
-			g.take(d.Ecosystem, d.Package, m.version, m.line, fmt.Sprintf("confirmed: the title names %s and %s:%d pins it at %s", shortName(d.Package), d.Manifest, d.Line, d.Exact))
+			g.take(d.Ecosystem, d.Package, heldVersion(d, m.version), m.line, fmt.Sprintf("confirmed: the title names %s and %s:%d pins it at %s", shortName(d.Package), d.Manifest, d.Line, d.Exact))
 		}
 		return
 	}
 	g.reject("", "", m.version, m.line, "a version to pin without a package name, and no manifest pins exactly this version of a package the title names; write the package with the version")
+}
+
+// heldVersion is the version a pin confirmed by d holds: a workflow's
+// commit SHA when the manifest pins the action by SHA with the tag in a
+// comment (the tag is only what the comment says), else ver.
+func heldVersion(d pin.Declaration, ver string) string {
+	if d.Ecosystem == pin.Actions {
+		if ref := strings.Fields(d.Value); len(ref) > 0 && fullSHA.MatchString(ref[0]) {
+			return ref[0]
+		}
+	}
+	return ver
 }
 
 // wordIn reports whether w occurs in s as a whole word (name characters
@@ -353,6 +387,9 @@ func (g *grounder) unread() []Warning {
 		}
 		if g.hasPin(d.Package, d.Exact) || slices.ContainsFunc(g.rec.Pins, func(p pin.Pin) bool { return p.Ecosystem == d.Ecosystem && p.Package == d.Package }) {
 			continue
+		}
+		if len(exactAt(g.idx.all, d.Exact)) == 0 || !slices.ContainsFunc(exactAt(g.idx.all, d.Exact), func(o pin.Declaration) bool { return o.Ecosystem == d.Ecosystem && o.Package == d.Package }) {
+			continue // the manifests disagree: no one version to confirm
 		}
 		for _, l := range g.rec.Clues.decision {
 			if !namesAt(l.text, d.Package, d.Exact) {
@@ -401,10 +438,10 @@ const byNameWhy = "the sentence says to pin it; no manifest declares it and the 
 // expandUnknown replaces each pin without an ecosystem by one pin per
 // ecosystem: nothing tells which it is, so it is enforced by name against
 // every ecosystem's manifests (issue 35, item 2).
-func expandUnknown(pins []pin.Pin, grounded map[string]bool) []pin.Pin {
+func expandUnknown(pins []pin.Pin, listed map[int]bool, grounded map[string]bool) []pin.Pin {
 	var out []pin.Pin
 	for _, p := range pins {
-		if p.Ecosystem != "" {
+		if p.Ecosystem != "" || listed[p.Source.Line] {
 			out = append(out, p)
 			continue
 		}

@@ -178,3 +178,24 @@ func TestRangesInProseAreNoCandidates(t *testing.T) {
 		}
 	}
 }
+
+// TestGroundLeavesWhatItCannotConfirm: manifests that disagree on a
+// package's version confirm none, and raise no unread-pin warning; a
+// pins: list entry without an ecosystem stays as written (ADR 0200).
+func TestGroundLeavesWhatItCannotConfirm(t *testing.T) {
+	repo := fstest.MapFS{
+		"go.mod":           {Data: []byte("module a\n\nrequire github.com/spf13/cobra v1.10.2\n")},
+		"tools/x/go.mod":   {Data: []byte("module b\n\nrequire github.com/spf13/cobra v1.9.1 // indirect\n")},
+		"requirements.txt": {Data: []byte("redis==5.0.4\n")},
+	}
+	rec, ws := Parse("adr/0140-cobra.md", []byte("# 140. Cobra\n\n## Status\n\nAccepted\n\n## Decision\n\nUse github.com/spf13/cobra v1.10.2 for the command line.\n"))
+	recs, ws := Ground([]Record{rec}, ws, Declared(repo))
+	if len(recs[0].Pins) != 0 || InDoubt(ws) {
+		t.Errorf("pins %v, warnings %v; want none: the go.mod files disagree", pinsOf(recs[0]), ws)
+	}
+	rec, ws = Parse("adr/0005-redis.md", []byte("---\nstatus: accepted\npins:\n  - package: redis\n    version: 17.0.0\n---\n# 5. Keep redis\n"))
+	recs, ws = Ground([]Record{rec}, ws, Declared(repo))
+	if diff := cmp.Diff([]string{" redis 17.0.0"}, pinsOf(recs[0])); diff != "" || len(ws) != 1 {
+		t.Errorf("pins (-want +got):\n%s\nwarnings %v, want the no-ecosystem warning", diff, ws)
+	}
+}

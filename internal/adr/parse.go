@@ -67,7 +67,12 @@ func Parse(path string, data []byte) (Record, []Warning) {
 		if pn.Ecosystem != "" {
 			continue
 		}
-		p.rec.Clues.open = append(p.rec.Clues.open, i)
+		if !slices.Contains(p.listed, i) {
+			// A pin the body wrote without its ecosystem: the manifests
+			// may ground it (ADR 0315). One a pins: list states is left as
+			// written (ADR 0200).
+			p.rec.Clues.open = append(p.rec.Clues.open, i)
+		}
 		if pn.Ecosystem = inferEcosystem(*pn, string(data)); pn.Ecosystem == "" && p.rec.Enforced {
 			p.warn(pn.Source.Line, fmt.Sprintf("the pin of %s %s has no ecosystem and the ADR does not say which it is; pinbot cannot enforce it and fails the check of every pull request that touches a dependency file until the pin names one (ecosystem: %s)", pn.Package, pn.Version, knownEcosystems()))
 		}
@@ -118,6 +123,7 @@ type parser struct {
 	// when its pins can be told from the body, else 0.
 	narrow     int
 	raw        []pin.Pin // pins of snippet lines exact by their own rules
+	listed     []int     // indexes of the pins of a pins: list, which Ground leaves alone
 	lines      []string  // the file's lines, for locating pins in folded text
 	rec        Record
 	warnings   []Warning
@@ -387,6 +393,7 @@ func (p *parser) pinList(v *yaml.Node) {
 				continue
 			}
 			p.rec.Pins = append(p.rec.Pins, pins[0])
+			p.listed = append(p.listed, len(p.rec.Pins)-1)
 			continue
 		}
 		if e.Kind != yaml.MappingNode {
@@ -486,6 +493,7 @@ func (p *parser) pinList(v *yaml.Node) {
 			pn.Version = v
 		}
 		p.rec.Pins = append(p.rec.Pins, pn)
+		p.listed = append(p.listed, len(p.rec.Pins)-1)
 	}
 }
 

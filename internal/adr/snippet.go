@@ -263,7 +263,7 @@ func (p *parser) declared(ds []pin.Declaration, b block) []pin.Pin {
 		c.Ecosystem = d.Ecosystem
 		switch {
 		case ver == "":
-			p.reject(c, fmt.Sprintf("%s's reader reads %q as a range, a tag or a moving reference, not one exact version: write the exact version to pin it", d.Ecosystem, d.Value))
+			p.reject(c, fmt.Sprintf("a range, a tag or a moving reference by %s's rules (%q), not one exact version: write the exact version to pin it", d.Ecosystem, d.Value))
 		case partialVersion(ver):
 			p.reject(c, "a partial version (fewer than three numbers and no digest): "+d.Value+" is not one exact release; write the full version to pin it")
 		default:
