@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -198,4 +199,28 @@ func TestGroundLeavesWhatItCannotConfirm(t *testing.T) {
 	if diff := cmp.Diff([]string{" redis 17.0.0"}, pinsOf(recs[0])); diff != "" || len(ws) != 1 {
 		t.Errorf("pins (-want +got):\n%s\nwarnings %v, want the no-ecosystem warning", diff, ws)
 	}
+}
+
+// FuzzGround: any decision, grounded against every fixture repository,
+// yields pins with an ecosystem pinbot knows, a package and a full version.
+func FuzzGround(f *testing.F) {
+	for _, c := range groundCases {
+		f.Add(c.doc)
+	}
+	var declared []pin.Declaration
+	for _, fsys := range manifests {
+		declared = append(declared, Declared(fsys)...)
+	}
+	f.Fuzz(func(t *testing.T, doc string) {
+		rec, ws := Parse("docs/adr/0001-x.md", []byte(doc))
+		recs, _ := Ground([]Record{rec}, ws, declared)
+		for _, p := range recs[0].Pins {
+			if p.Package == "" || p.Version == "" {
+				t.Fatalf("pin without package or version: %+v", p)
+			}
+			if p.Ecosystem != "" && !slices.Contains(pin.Ecosystems, p.Ecosystem) {
+				t.Fatalf("pin of an ecosystem pinbot does not know: %+v", p)
+			}
+		}
+	})
 }
