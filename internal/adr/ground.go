@@ -63,6 +63,13 @@ func Ground(records []Record, warnings []Warning, declared []pin.Declaration) ([
 		if strings.Contains(w.Message, "has no ecosystem and the ADR does not say which it is") && grounded[fmt.Sprintf("%s:%d", w.Path, w.Line)] {
 			continue
 		}
+		for _, r := range out {
+			// A record of an unknown status: the pins Ground added are as
+			// much in doubt as the ones Parse read (ADR 0262).
+			if r.Path == w.Path && !w.Head && classifyStatus(r.Status) == statusUnknown && (len(w.Doubtful) > 0 || strings.Contains(w.Message, fmt.Sprintf("%q", r.Status))) {
+				w.Doubtful = slices.Clone(r.Pins)
+			}
+		}
 		kept = append(kept, w)
 	}
 	return out, append(kept, ws...)

@@ -224,3 +224,20 @@ func FuzzGround(f *testing.F) {
 		}
 	})
 }
+
+// TestGroundedPinsOfADoubtfulRecordAreInDoubt: a record whose status
+// pinbot does not know lists the pins Ground confirmed among its doubtful
+// ones, so that a pull request moving one gets error (ADR 0262).
+func TestGroundedPinsOfADoubtfulRecordAreInDoubt(t *testing.T) {
+	rec, ws := Parse("docs/adr/0004-messaging.md", []byte("# 4. Messaging\n\n## Status\n\nRatified\n\n## Decision\n\nChosen: **MassTransit 8.3.6**.\n"))
+	_, ws = Ground([]Record{rec}, ws, Declared(manifests["nuget"]))
+	var doubtful []string
+	for _, w := range ws {
+		for _, p := range w.Doubtful {
+			doubtful = append(doubtful, string(p.Ecosystem)+" "+p.Package+" "+p.Version)
+		}
+	}
+	if diff := cmp.Diff([]string{"nuget masstransit 8.3.6"}, doubtful); diff != "" {
+		t.Errorf("doubtful pins (-want +got):\n%s", diff)
+	}
+}
