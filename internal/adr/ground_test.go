@@ -241,3 +241,16 @@ func TestGroundedPinsOfADoubtfulRecordAreInDoubt(t *testing.T) {
 		t.Errorf("doubtful pins (-want +got):\n%s", diff)
 	}
 }
+
+// TestGroundYAMLRecord: a YAML record's decision is read for candidates
+// too.
+func TestGroundYAMLRecord(t *testing.T) {
+	rec, ws := Parse("docs/decisions/004-messaging.yaml", []byte("number: 4\ntitle: Messaging\nstatus: accepted\ndecision: |\n  We evaluated three brokers.\n  Chosen: MassTransit 8.3.6, as the team knows it.\n"))
+	recs, _ := Ground([]Record{rec}, ws, Declared(manifests["nuget"]))
+	if diff := cmp.Diff([]string{"nuget masstransit 8.3.6"}, pinsOf(recs[0])); diff != "" {
+		t.Errorf("pins (-want +got):\n%s", diff)
+	}
+	if len(recs[0].Pins) == 1 && recs[0].Pins[0].Source.Line != 6 {
+		t.Errorf("line %d, want 6", recs[0].Pins[0].Source.Line)
+	}
+}

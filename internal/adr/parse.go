@@ -319,6 +319,18 @@ func (p *parser) mapping(m *yaml.Node, fromText bool) {
 	if ok {
 		text = scalarText(dec)
 		pins = p.scanText(text, dec.Line)
+		// The decision's candidates and lines, for Ground (ADR 0315); a
+		// block scalar starts on the line after its key.
+		for i, ln := range strings.Split(text, "\n") {
+			at := p.locate(dec.Line, strings.TrimSpace(ln), "")
+			if strings.TrimSpace(ln) == "" || at < dec.Line {
+				at = dec.Line + i
+			}
+			p.rec.Clues.decision = append(p.rec.Clues.decision, textLine{line: at, text: ln, heading: "decision"})
+			if !exampleLine.MatchString(ln) {
+				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, "decision")...)
+			}
+		}
 	}
 	// Other keys hold pins only in the explicit "constraint is:" form;
 	// anything else there is prose and gets a warning (issue 17, item 14).
