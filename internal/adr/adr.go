@@ -54,7 +54,28 @@ type Record struct {
 	// Rejected are the versions the record's decision mentions that pinbot
 	// did not take as pins, with why (pins --explain).
 	Rejected []Candidate `json:"rejected,omitempty"`
+	// Taken are the candidates Ground took as pins, with why (pins
+	// --explain).
+	Taken []Candidate `json:"taken,omitempty"`
+	// Clues are what Parse saw for Ground to settle against the
+	// repository's manifests.
+	Clues Clues `json:"-"`
 }
+
+// Clues are a record's candidates and decision text as Parse read them,
+// for Ground. They are not part of a record's value: two records with
+// different clues are equal (Equal).
+type Clues struct {
+	// mentions are the decision's candidates; decision its lines, for the
+	// audit of unread pins; open the indexes of Pins whose ecosystem the
+	// record did not state, which the manifests may ground.
+	mentions []mention
+	decision []textLine
+	open     []int
+}
+
+// Equal reports true: clues do not make two records different.
+func (Clues) Equal(Clues) bool { return true }
 
 // Source returns the identity a pin of r carries.
 func (r Record) Source() pin.Source {

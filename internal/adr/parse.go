@@ -59,10 +59,22 @@ func Parse(path string, data []byte) (Record, []Warning) {
 	p.rec.Status = strings.ToLower(strings.TrimSpace(p.rec.Status))
 	class := classifyStatus(p.rec.Status)
 	p.rec.Enforced = class == statusEnforced
+	for i := range p.rec.Clues.mentions {
+		m := &p.rec.Clues.mentions[i]
+		if len(m.names) > 0 {
+			m.eco = inferEcosystem(pin.Pin{Package: m.names[0], Version: m.version}, string(data))
+		}
+	}
 	for i := range p.rec.Pins {
 		pn := &p.rec.Pins[i]
 		if pn.Ecosystem != "" {
 			continue
+		}
+		if !slices.Contains(p.listed, i) {
+			// A pin the body wrote without its ecosystem: the manifests
+			// may ground it (ADR 0315). One a pins: list states is left as
+			// written (ADR 0200).
+			p.rec.Clues.open = append(p.rec.Clues.open, i)
 		}
 		if pn.Ecosystem = inferEcosystem(*pn, string(data)); pn.Ecosystem == "" && p.rec.Enforced {
 			p.warn(pn.Source.Line, fmt.Sprintf("the pin of %s %s has no ecosystem and the ADR does not say which it is; pinbot cannot enforce it and fails the check of every pull request that touches a dependency file until the pin names one (ecosystem: %s)", pn.Package, pn.Version, knownEcosystems()))
@@ -113,8 +125,8 @@ type parser struct {
 	// narrow is 1 + the index of the unreadable front matter's warning
 	// when its pins can be told from the body, else 0.
 	narrow     int
-	snip       snippet   // the fenced manifest snippet being read
 	raw        []pin.Pin // pins of snippet lines exact by their own rules
+	listed     []int     // indexes of the pins of a pins: list, which Ground leaves alone
 	lines      []string  // the file's lines, for locating pins in folded text
 	rec        Record
 	warnings   []Warning
@@ -317,6 +329,18 @@ func (p *parser) mapping(m *yaml.Node, fromText bool) {
 	if ok {
 		text = scalarText(dec)
 		pins = p.scanText(text, dec.Line)
+		// The decision's candidates and lines, for Ground (ADR 0315); a
+		// block scalar starts on the line after its key.
+		for i, ln := range strings.Split(text, "\n") {
+			at := p.locate(dec.Line, strings.TrimSpace(ln), "")
+			if strings.TrimSpace(ln) == "" || at < dec.Line {
+				at = dec.Line + i
+			}
+			p.rec.Clues.decision = append(p.rec.Clues.decision, textLine{line: at, text: ln, heading: "decision"})
+			if !exampleLine.MatchString(ln) {
+				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, "decision")...)
+			}
+		}
 	}
 	// Other keys hold pins only in the explicit "constraint is:" form;
 	// anything else there is prose and gets a warning (issue 17, item 14).
@@ -391,6 +415,7 @@ func (p *parser) pinList(v *yaml.Node) {
 				continue
 			}
 			p.rec.Pins = append(p.rec.Pins, pins[0])
+			p.listed = append(p.listed, len(p.rec.Pins)-1)
 			continue
 		}
 		if e.Kind != yaml.MappingNode {
@@ -490,6 +515,7 @@ func (p *parser) pinList(v *yaml.Node) {
 			pn.Version = v
 		}
 		p.rec.Pins = append(p.rec.Pins, pn)
+		p.listed = append(p.listed, len(p.rec.Pins)-1)
 	}
 }
 

@@ -14,17 +14,13 @@ import (
 // headings end it even below a decision heading.
 var (
 	decisionHeading = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:architecture\s+)?decision(?:\s+outcome)?\b|^chosen option|^version matrix|^pinned (?:versions|dependencies)|^locked\b|^pins$`)
-	excludedHeading = regexp.MustCompile(`consequence|context|alternative|option|rejected|rationale|update|upgrade|how to|implementation|migration|risk|drivers|background|problem|pros|cons|not pinned`)
-	exactVer        = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+][0-9A-Za-z.-]+)?$`)
-	jsonDep         = regexp.MustCompile(`"(@?[A-Za-z0-9][A-Za-z0-9._/-]*)"\s*:\s*"([^"]*)"`)
-	cargoDep        = regexp.MustCompile(`^\s*([A-Za-z0-9_-]+)\s*=\s*(?:"=\s*([^"]+)"|\{[^}]*version\s*=\s*"=\s*([^"]+)"[^}]*\})`)
-	gemDep          = regexp.MustCompile(`^\s*gem\s+["']([^"']+)["']\s*,\s*["']=?\s*([0-9][^"']*)["']`)
-	atForm          = regexp.MustCompile(`(?:^|[\s(\x60"'*])(@[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*|[a-z0-9][a-z0-9._-]*)@([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?)(?:$|[\s)\x60"'*,.;:])`)
-	pinVerb         = regexp.MustCompile(`(?i)\b(?:pin|hold|keep|lock|freeze)\s+\x60?([@A-Za-z0-9][A-Za-z0-9._/@-]*)\x60?\s+(?:to|at)\s+(?:version\s+)?\x60?v?([0-9]+(?:\.[0-9]+){1,3})\x60?(?:$|[\s.,;)])`)
+	excludedHeading = regexp.MustCompile(`consequence|context|alternative|option|rejected|rationale|update|upgrade|how to|how we|implementation|migration|risk|drivers|background|problem|pros|cons|not pinned|example|usage|guide|instructions|tutorial`)
+	// exampleLine starts a line that illustrates rather than decides.
+	exampleLine = regexp.MustCompile(`(?i)^\s*(?:[-*>]\s*)?(?:\*\*|_)?(?:for example|for instance|e\.\s?g\.|example|eg\b|z\.\s?b\.|par exemple|por ejemplo|bijvoorbeeld|misalnya|contoh|ví dụ|例如|例えば)`)
+	exactVer    = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+][0-9A-Za-z.-]+)?$`)
+	atForm      = regexp.MustCompile(`(?:^|[\s(\x60"'*])(@[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*|[a-z0-9][a-z0-9._-]*)@([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?)(?:$|[\s)\x60"'*,.;:])`)
+	pinVerb     = regexp.MustCompile(`(?i)\b(?:pin|hold|keep|lock|freeze)\s+\x60?([@A-Za-z0-9][A-Za-z0-9._/@-]*)\x60?\s+(?:to|at)\s+(?:version\s+)?\x60?v?([0-9]+(?:\.[0-9]+){1,3})\x60?(?:$|[\s.,;)])`)
 )
-
-// jsonSkip are keys of a package.json block that are not dependencies.
-var jsonSkip = map[string]bool{"version": true, "name": true, "node": true, "npm": true, "yarn": true, "pnpm": true, "main": true, "type": true, "description": true, "license": true}
 
 // decisionText returns the parts of doc that belong to its decision: a
 // decision-like heading and the headings below it, until a heading of the
@@ -75,28 +71,52 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 			p.reject(pn, "a range or a tag, not an exact version: write the exact version (1.2.3) to pin it")
 			return
 		}
+		if partialVersion(ver) {
+			p.reject(pn, "a partial version: "+ver+" names a release line, not one release; write the full version (1.2.3) to pin it")
+			return
+		}
 		out = append(out, pn)
 	}
 	lines := strings.Split(s.body, "\n")
-	fence, lang := "", ""
+	fence := ""
+	var blk *block
+	var blkLines []string
 	var header []string
 	pkgCol, verCol := -1, -1
-	for i, ln := range lines {
+	prevBlank := true
+	for i := 0; i < len(lines); i++ {
+		ln := lines[i]
 		at := s.line + offset + i
 		t := strings.TrimSpace(ln)
+		p.rec.Clues.decision = append(p.rec.Clues.decision, textLine{line: at, text: ln, heading: s.heading})
 		if fence != "" {
 			if strings.HasPrefix(t, fence) {
 				fence = ""
+				blk.text = strings.Join(blkLines, "\n")
+				out = append(out, p.readBlock(*blk)...)
 				continue
 			}
-			p.blockLine(lang, ln, at, add)
+			blkLines = append(blkLines, ln)
 			continue
 		}
 		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence, lang = t[:3], strings.ToLower(strings.TrimSpace(strings.Trim(t, "`~")))
-			p.snip = snippet{}
+			fence = t[:3]
+			blk, blkLines = &block{info: strings.Trim(t, "`~"), line: at + 1}, nil
 			continue
 		}
+		if prevBlank && header == nil && isIndentedCode(ln) && !inList(lines, i) {
+			// An indented code block: read when a reader understands it.
+			j := i
+			var code []string
+			for ; j < len(lines) && (isIndentedCode(lines[j]) || strings.TrimSpace(lines[j]) == ""); j++ {
+				code = append(code, strings.TrimPrefix(strings.TrimPrefix(lines[j], "\t"), "    "))
+			}
+			out = append(out, p.readBlock(block{text: strings.Join(code, "\n"), line: at, indented: true})...)
+			i = j - 1
+			prevBlank = true
+			continue
+		}
+		prevBlank = t == ""
 		if strings.HasPrefix(t, "|") {
 			cells := tableCells(t)
 			switch {
@@ -116,12 +136,22 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 			case pkgCol >= 0 && verCol >= 0 && pkgCol < len(cells) && verCol < len(cells):
 				name := cellName(cells[pkgCol])
 				if name != "" {
-					add("", name, strings.Trim(cells[verCol], "*`_ "), at)
+					// A version cell may carry its operator: "==1.40.1".
+					v := strings.Trim(cells[verCol], "*`_ ")
+					v = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(v, "=="), "="), "= ")
+					add("", name, v, at)
 				}
+			default:
+				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 			}
 			continue
 		}
 		header = nil
+		if exampleLine.MatchString(ln) {
+			// "For example, pin requests to 2.31.0": an illustration.
+			continue
+		}
+		p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 		for _, m := range atForm.FindAllStringSubmatch(ln, -1) {
 			add(ecoOfAt(m[1]), m[1], m[2], at)
 		}
@@ -132,32 +162,6 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 	out = append(out, p.raw...)
 	p.raw = nil
 	return out
-}
-
-// blockLine reads one line of a fenced block whose language is lang.
-func (p *parser) blockLine(lang, ln string, at int, add func(pin.Ecosystem, string, string, int)) {
-	switch {
-	case lang == "json" || lang == "jsonc" || lang == "json5" || strings.HasSuffix(lang, "package.json"):
-		for _, m := range jsonDep.FindAllStringSubmatch(ln, -1) {
-			if !jsonSkip[m[1]] {
-				add(pin.NPM, m[1], m[2], at)
-			}
-		}
-	case lang == "toml" || strings.Contains(lang, "cargo"):
-		if m := cargoDep.FindStringSubmatch(ln); m != nil {
-			v := m[2]
-			if v == "" {
-				v = m[3]
-			}
-			add(pin.Cargo, m[1], v, at)
-		}
-	case lang == "ruby" || lang == "rb" || strings.Contains(lang, "gemfile"):
-		if m := gemDep.FindStringSubmatch(ln); m != nil {
-			add(pin.Bundler, m[1], m[2], at)
-		}
-	default:
-		p.manifestLine(lang, ln, at, add)
-	}
 }
 
 func ecoOfAt(name string) pin.Ecosystem {
@@ -272,3 +276,25 @@ func (p *parser) makefileTools(doc string, decision string, offset int) []pin.Pi
 	}
 	return out
 }
+
+// isIndentedCode reports whether ln is a line of an indented code block:
+// four spaces or a tab before text.
+func isIndentedCode(ln string) bool {
+	return (strings.HasPrefix(ln, "    ") || strings.HasPrefix(ln, "\t")) && strings.TrimSpace(ln) != ""
+}
+
+// inList reports whether line i continues a list item: the nearest
+// non-blank line above it at the margin is a list marker, so the indented
+// text is the item's, not a code block.
+func inList(lines []string, i int) bool {
+	for j := i - 1; j >= 0; j-- {
+		t := lines[j]
+		if strings.TrimSpace(t) == "" || isIndentedCode(t) {
+			continue
+		}
+		return listItem.MatchString(t)
+	}
+	return false
+}
+
+var listItem = regexp.MustCompile(`^\s{0,3}(?:[-*+]|[0-9]+[.)])\s`)

@@ -312,9 +312,11 @@ type Candidate struct {
 	// Path and Line locate it.
 	Path string `json:"path"`
 	Line int    `json:"line"`
-	// Package and Version are as written.
-	Package string `json:"package"`
-	Version string `json:"version"`
+	// Package and Version are as written; Ecosystem, when a reader or
+	// the repository's manifests tell it.
+	Ecosystem pin.Ecosystem `json:"ecosystem,omitempty"`
+	Package   string        `json:"package"`
+	Version   string        `json:"version"`
 	// Taken is true when it became a pin.
 	Taken bool `json:"taken"`
 	// Why says why it was taken or rejected, and how to write it so that
@@ -348,5 +350,5 @@ func (p *parser) screen(pins []pin.Pin) []pin.Pin {
 }
 
 func (p *parser) reject(pn pin.Pin, why string) {
-	p.rec.Rejected = append(p.rec.Rejected, Candidate{Path: p.rec.Path, Line: pn.Source.Line, Package: pn.Package, Version: pn.Version, Why: why})
+	p.rec.Rejected = append(p.rec.Rejected, Candidate{Path: p.rec.Path, Line: pn.Source.Line, Ecosystem: pn.Ecosystem, Package: pn.Package, Version: pn.Version, Why: why})
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -28,6 +29,9 @@ type pinsOutput struct {
 	Dirs   []string `json:"dirs"`
 	// Rejected are the candidates pinbot did not take (with --explain).
 	Rejected []adr.Candidate `json:"rejected,omitempty"`
+	// Taken are the pins with why each was taken (with --explain): read
+	// as written, confirmed by a manifest, or pinned by its sentence.
+	Taken []adr.Candidate `json:"taken,omitempty"`
 	// Audit is present with --audit.
 	Audit *[]audit.Finding `json:"audit,omitempty"`
 }
@@ -122,6 +126,7 @@ func runPins(e env, repo, output string, f pinsFlags) error {
 	if f.explain {
 		for _, r := range records {
 			out.Rejected = append(out.Rejected, r.Rejected...)
+			out.Taken = append(out.Taken, explainTaken(r)...)
 		}
 	}
 	for _, r := range records {
@@ -169,6 +174,37 @@ func runPins(e env, repo, output string, f pinsFlags) error {
 	return nil
 }
 
+// explainTaken lists r's pins as taken candidates: with Ground's reason
+// when it settled them, else as read from the record as written.
+func explainTaken(r adr.Record) []adr.Candidate {
+	out := slices.Clone(r.Taken)
+	for _, p := range r.Pins {
+		if slices.ContainsFunc(out, func(c adr.Candidate) bool {
+			return c.Line == p.Source.Line && (c.Package == p.Package || c.Ecosystem == "") && c.Version == p.Version
+		}) {
+			continue
+		}
+		out = append(out, adr.Candidate{Path: r.Path, Line: p.Source.Line, Ecosystem: p.Ecosystem, Package: p.Package, Version: p.Version, Taken: true, Why: "read as written in the record"})
+	}
+	return out
+}
+
+// byName returns how many pins from the first of pins are one pin enforced
+// by name in every ecosystem (the same record line, package as written and
+// version, one per ecosystem), or 0.
+func byName(pins []pinRow) int {
+	if len(pins) < len(pin.Ecosystems) {
+		return 0
+	}
+	for i, e := range pin.Ecosystems {
+		p := pins[i]
+		if p.Ecosystem != e || p.Source.Path != pins[0].Source.Path || p.Source.Line != pins[0].Source.Line || p.Version != pins[0].Version {
+			return 0
+		}
+	}
+	return len(pin.Ecosystems)
+}
+
 func statusOf(s string) string {
 	if s == "" {
 		return "accepted"
@@ -179,9 +215,15 @@ func statusOf(s string) string {
 func printPins(w io.Writer, out pinsOutput) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ADR\tSTATUS\tENFORCED\tECOSYSTEM\tPACKAGE\tVERSION\tPATHS\tVERIFY\tUPSTREAM")
-	for _, p := range out.Pins {
+	for i := 0; i < len(out.Pins); i++ {
+		p := out.Pins[i]
+		eco := dash(string(p.Ecosystem))
+		if n := byName(out.Pins[i:]); n > 0 {
+			// One pin enforced by name in every ecosystem (adr.Ground).
+			eco, i = "any (by name)", i+n-1
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n",
-			adrCell(p.Source), statusOf(p.Source.Status), yesNo(p.NotEnforced == ""), dash(string(p.Ecosystem)), p.Package, p.Version,
+			adrCell(p.Source), statusOf(p.Source.Status), yesNo(p.NotEnforced == ""), eco, p.Package, p.Version,
 			dash(strings.Join(p.Paths, ",")), dash(strings.Join(p.Verify, ",")), dash(strings.Join(p.Upstream, ",")))
 	}
 	tw.Flush()
@@ -201,6 +243,12 @@ func printPins(w io.Writer, out pinsOutput) {
 		fmt.Fprintf(w, "record folders: %s\n", strings.Join(out.Dirs, ", "))
 	}
 	fmt.Fprintf(w, "%d ADRs read, %d pins (%d enforced).\n", len(out.ADRs), len(out.Pins), enforced)
+	if len(out.Taken) > 0 {
+		fmt.Fprintf(w, "\ntaken as pins (--explain):\n")
+		for _, c := range out.Taken {
+			fmt.Fprintf(w, "  %s:%d: %s %s %s: %s\n", c.Path, c.Line, dash(string(c.Ecosystem)), c.Package, c.Version, c.Why)
+		}
+	}
 	if len(out.Rejected) > 0 {
 		fmt.Fprintf(w, "\nnot taken as pins (--explain):\n")
 		for _, c := range out.Rejected {

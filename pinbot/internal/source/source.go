@@ -209,6 +209,10 @@ func LoadRules(fsys fs.FS) *Rules {
 	if err != nil {
 		r.Errors = append(r.Errors, fmt.Errorf("reading ADRs: %w", err))
 	}
+	// The manifests at the same ref ground the records' pins (issue 35).
+	if len(records) > 0 {
+		records, warnings = adr.Ground(records, warnings, adr.Declared(fsys))
+	}
 	r.Records, r.Pins, r.Warnings = records, adr.Pins(records), warnings
 	for _, p := range dependabot.Paths {
 		data, ok := r.Files[p]
@@ -283,6 +287,7 @@ func (g *Gatherer) Rules(ctx context.Context, src Source, repo, commit string) *
 		for _, p := range BaseFiles {
 			b.WriteString(p + "=" + l.Files[p].SHA + ";")
 		}
+		b.WriteString(manifestKey(l.Files)) // they ground the pins
 		for _, d := range cfg.ADRPaths {
 			sha, ok := l.Dirs[strings.Trim(d, "/")]
 			if !ok {
@@ -306,7 +311,7 @@ func (g *Gatherer) Rules(ctx context.Context, src Source, repo, commit string) *
 	read := newReader(src, commit)
 	read.prefetch(ctx, want)
 	r := LoadRules(read.fs(ctx, l.Files, nil, func(p string, e Entry) bool {
-		return slices.Contains(BaseFiles, p) || adr.IsADRFile(p)
+		return slices.Contains(BaseFiles, p) || adr.IsADRFile(p) || pin.IsManifest(p)
 	}))
 	if k := key(r.Config); k != "" {
 		if cached, ok := g.rules.Get(repo + "#" + k); ok && len(r.Errors) == 0 {

@@ -1,0 +1,155 @@
+package adr
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// Candidates: a package name and an exact version stated together in the
+// decision, in whatever sentence, bullet or label carries them ("Chosen:
+// **MassTransit 8.3.6**", "- `next`: `15.1.12`", "X is pinned to 1.40.1",
+// "Pin `A` and `B` to 8.5.10", "Build with Go 1.27.1 and pgx 5.11.0").
+// Parse only collects them; Ground decides which are pins, from the
+// repository's manifests and from whether the sentence says to pin (issue
+// 35, item 2; ADR 0315).
+
+// mention is one candidate as written.
+type mention struct {
+	line    int
+	names   []string // as written; empty for a version written alone
+	version string
+	// pinWord is true when the sentence, or the heading above it, says to
+	// pin, hold, lock, keep, fix or freeze.
+	pinWord bool
+	// eco is the ecosystem the record itself names for it (inferEcosystem),
+	// "" when it names none or several.
+	eco pin.Ecosystem
+}
+
+// textLine is one line of a decision, for the audit of unread pins.
+type textLine struct {
+	line          int
+	text, heading string
+}
+
+var (
+	mentionVer = regexp.MustCompile(`(?:^|[\s(=:@,"'])=*(v?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?)(?:$|[\s),;:!?"']|\.(?:\s|$))`)
+	pinWordRE  = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|hold|holds|held|holding|lock|locks|locked|locking|keep|keeps|kept|keeping|fix|fixes|fixed|fixing|freeze|freezes|froze|frozen|freezing)\b`)
+	nameLike   = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
+	hasLetter  = regexp.MustCompile(`[A-Za-z]`)
+)
+
+// fillers are the words between a name and its version ("X is pinned to",
+// "X version", "X at"), skipped looking back from the version.
+var fillers = map[string]bool{"to": true, "at": true, "is": true, "are": true, "was": true, "be": true, "been": true, "being": true, "stays": true, "stay": true, "remains": true, "remain": true, "on": true, "version": true, "versions": true, "ver": true, "v": true, "release": true, "exactly": true, "exact": true, "=": true, "==": true, ":": true, "@": true, "-": true, "–": true, "—": true, "of": true, "pinned": true, "pinning": true, "held": true, "holding": true, "locked": true, "locking": true, "kept": true, "keeping": true, "fixed": true, "frozen": true}
+
+// pinVerbs are the words that say to pin, in a candidate's own phrase.
+var pinVerbs = map[string]bool{"pin": true, "pinned": true, "pinning": true, "pins": true, "hold": true, "held": true, "holding": true, "holds": true, "lock": true, "locked": true, "locking": true, "locks": true, "keep": true, "kept": true, "keeping": true, "keeps": true, "fix": true, "fixed": true, "fixing": true, "freeze": true, "frozen": true, "freezing": true}
+
+// auxiliaries may stand between a pin verb and its names ("we are pinning
+// X", "pin exactly X").
+var auxiliaries = map[string]bool{"we": true, "are": true, "is": true, "will": true, "must": true, "should": true, "shall": true, "to": true, "exactly": true, "also": true, "now": true, "the": true, "package": true, "packages": true, "dependency": true, "dependencies": true, "library": true, "-": true, "*": true, "": true}
+
+// notNames are words that stand before versions in prose but never name a
+// package.
+var notNames = map[string]bool{"we": true, "i": true, "you": true, "it": true, "this": true, "that": true, "use": true, "uses": true, "using": true, "used": true, "with": true, "and": true, "or": true, "the": true, "a": true, "an": true, "for": true, "from": true, "in": true, "into": true, "by": true, "build": true, "built": true, "chosen": true, "choose": true, "selected": true, "upgrade": true, "upgraded": true, "bump": true, "bumped": true, "requires": true, "require": true, "required": true, "pin": true, "hold": true, "lock": true, "keep": true, "fix": true, "freeze": true, "until": true, "since": true, "than": true, "above": true, "below": true, "after": true, "before": true, "then": true, "now": true, "currently": true, "current": true, "latest": true, "new": true, "old": true, "next": false}
+
+// andWords join the names of one version: "Pin A and B to 8.5.10".
+var andWords = map[string]bool{"and": true, "&": true, "or": true, "und": true, "et": true, "y": true, "e": true, "en": true, "dan": true, "và": true}
+
+// cleanToken strips the Markdown and punctuation around a word.
+func cleanToken(s string) string {
+	return strings.Trim(s, "`*_\"'()[]{},;!?<>“”‘’")
+}
+
+// mentions returns the candidates of one line of a decision. heading is
+// the lower-cased heading the line is under.
+func mentions(ln string, at int, heading string) []mention {
+	plain := strings.NewReplacer("`", " ", "**", " ", "__", " ", "|", " ").Replace(ln)
+	// A bullet or label under a heading that pins ("Fixed versions"):
+	// "- next: 15.1.12".
+	label := pinWordRE.MatchString(heading) && listItem.MatchString(ln)
+	var out []mention
+	for _, m := range mentionVer.FindAllStringSubmatchIndex(plain, -1) {
+		ver := plain[m[2]:m[3]]
+		before := strings.TrimRight(plain[:m[2]], " \t=")
+		if strings.HasSuffix(before, ">") || strings.HasSuffix(before, "<") || strings.HasSuffix(before, "~") || strings.HasSuffix(before, "^") || strings.HasSuffix(before, "!") ||
+			strings.HasPrefix(strings.TrimLeft(plain[m[3]:], " "), ",") && strings.ContainsAny(plain[m[3]:min(len(plain), m[3]+4)], "<>") {
+			continue // a range: ">= 6.0.1", "~> 6.4", "^1.2.3", "1.2.3,<2"
+		}
+		toks := strings.Fields(plain[:m[2]])
+		// Strip a trailing "=", ":" or "@" glued to the word before.
+		var names []string
+		sawToAt := false
+		i := len(toks) - 1
+		pinWord := false
+		for ; i >= 0; i-- {
+			t := strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))
+			if t == "" || fillers[t] {
+				if t == "to" || t == "at" {
+					sawToAt = true
+				}
+				pinWord = pinWord || pinVerbs[t]
+				continue
+			}
+			break
+		}
+		if i >= 0 && pinVerbs[strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))] {
+			// "Pin exactly: version = 0.9.8": a version alone.
+			pinWord = true
+		}
+		if i >= 0 {
+			if t, ok := nameAt(toks[i]); ok {
+				names = append(names, t)
+				i--
+				// Only "A and B to 1.2.3" or "A, B to 1.2.3" give one
+				// version to several names.
+				for sawToAt && i >= 0 {
+					raw := toks[i]
+					if andWords[strings.ToLower(cleanToken(raw))] && i > 0 {
+						raw = toks[i-1]
+						i--
+					} else if !strings.HasSuffix(strings.TrimRight(raw, "`*_\"'"), ",") {
+						break
+					}
+					t, ok := nameAt(raw)
+					if !ok {
+						break
+					}
+					names = append([]string{t}, names...)
+					i--
+				}
+			}
+		}
+		// "We are pinning X at", "Pin A and B to", "hold X at": the verb
+		// right before the names.
+		for j := i; j >= 0 && len(names) > 0; j-- {
+			t := strings.ToLower(cleanToken(toks[j]))
+			if pinVerbs[t] {
+				pinWord = true
+				break
+			}
+			if !auxiliaries[t] {
+				break
+			}
+		}
+		pinWord = pinWord || label && len(names) == 1 && i < 1
+		if len(names) == 0 && !pinWord {
+			continue
+		}
+		out = append(out, mention{line: at, names: names, version: ver, pinWord: pinWord})
+	}
+	return out
+}
+
+// nameAt returns the package name a word is, and false for words that are
+// not one.
+func nameAt(raw string) (string, bool) {
+	t := cleanToken(strings.TrimRight(cleanToken(raw), ":=@"))
+	if t == "" || notNames[strings.ToLower(t)] || pinVerbs[strings.ToLower(t)] || !nameLike.MatchString(t) || !hasLetter.MatchString(t) || mentionVer.MatchString(" "+t+" ") {
+		return "", false
+	}
+	return t, true
+}

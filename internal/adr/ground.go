@@ -1,0 +1,504 @@
+package adr
+
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// Grounding: the repository's manifests at the records' ref tell which
+// package a name in a decision is and in which ecosystem, and confirm the
+// versions they pin exactly (issue 35, item 2; ADR 0315). Ground is pure:
+// records and the declared dependencies in, pins, rejected candidates with
+// reasons and warnings out. Declared reads the manifests of an fs.FS.
+
+// Ground settles records against the dependencies the repository
+// declares:
+//
+//   - a candidate (a name and an exact version stated together in the
+//     decision) is a pin when a manifest declares that package at exactly
+//     that version, or when its sentence says to pin, hold, lock, keep, fix
+//     or freeze it; the manifests give its ecosystem and canonical name;
+//   - a candidate the manifests do not declare and its sentence does not
+//     pin, a partial version, an ambiguous name, are rejected with why;
+//   - a pin whose ecosystem the record did not state takes the one the
+//     manifests declare its name in, and the canonical name;
+//   - a pin whose ecosystem nothing tells is enforced against every
+//     ecosystem by name (one pin per ecosystem);
+//   - an enforced record whose decision names a package at the version a
+//     manifest pins exactly, without a pin of it, is reported like an
+//     unreadable record (fail closed, naming file:line).
+//
+// warnings are Load's; Ground returns them with its own, dropping the
+// "has no ecosystem" warnings of pins it grounded.
+func Ground(records []Record, warnings []Warning, declared []pin.Declaration) ([]Record, []Warning) {
+	idx := newDeclIndex(declared)
+	out := make([]Record, len(records))
+	var ws []Warning
+	grounded := map[string]bool{} // path:line of pins no longer without an ecosystem
+	for i, r := range records {
+		r.Pins = slices.Clone(r.Pins)
+		r.Rejected = slices.Clone(r.Rejected)
+		g := grounder{rec: &r, idx: idx}
+		g.openPins(grounded)
+		g.mentions()
+		r.Pins = expandUnknown(r.Pins, g.listedLines(), grounded)
+		for _, p := range r.Pins {
+			if len(pin.Ecosystems) > 0 && p.Ecosystem == pin.Ecosystems[0] && p.Enforced == r.Enforced && grounded[fmt.Sprintf("%s:%d", r.Path, p.Source.Line)] && !slices.ContainsFunc(r.Taken, func(c Candidate) bool { return c.Line == p.Source.Line && c.Version == p.Version }) {
+				r.Taken = append(r.Taken, Candidate{Path: r.Path, Line: p.Source.Line, Package: p.Package, Version: p.Version, Taken: true, Why: byNameWhy})
+			}
+		}
+		if r.Enforced {
+			ws = append(ws, g.unread()...)
+		}
+		out[i] = r
+	}
+	var kept []Warning
+	for _, w := range warnings {
+		if strings.Contains(w.Message, "has no ecosystem and the ADR does not say which it is") && grounded[fmt.Sprintf("%s:%d", w.Path, w.Line)] {
+			continue
+		}
+		for _, r := range out {
+			// A record of an unknown status: the pins Ground added are as
+			// much in doubt as the ones Parse read (ADR 0262).
+			if r.Path == w.Path && !w.Head && classifyStatus(r.Status) == statusUnknown && (len(w.Doubtful) > 0 || strings.Contains(w.Message, fmt.Sprintf("%q", r.Status))) {
+				w.Doubtful = slices.Clone(r.Pins)
+			}
+		}
+		kept = append(kept, w)
+	}
+	return out, append(kept, ws...)
+}
+
+// declIndex finds declarations by the names a record may write for them.
+type declIndex struct {
+	all []pin.Declaration
+}
+
+func newDeclIndex(ds []pin.Declaration) declIndex { return declIndex{all: ds} }
+
+// shortName is the part of a package name people write alone: the artifact
+// of group:artifact, the last path element of a module or image without a
+// /vN major suffix ("github.com/jackc/pgx/v5" is "pgx").
+func shortName(name string) string {
+	n := strings.ToLower(strings.TrimSpace(name))
+	if i := strings.LastIndexByte(n, ':'); i >= 0 {
+		n = n[i+1:]
+	}
+	n = majorSuffix.ReplaceAllString(n, "")
+	if i := strings.LastIndexByte(n, '/'); i >= 0 {
+		n = n[i+1:]
+	}
+	return n
+}
+
+var majorSuffix = regexp.MustCompile(`/v[0-9]+$`)
+
+// lookup returns the declarations name may mean: those whose full name it
+// is (after each ecosystem's normalisation), else those whose short name
+// it shares.
+func (x declIndex) lookup(name string) []pin.Declaration {
+	var full, short []pin.Declaration
+	sn := shortName(name)
+	for _, d := range x.all {
+		switch {
+		case strings.EqualFold(d.Package, name) || pin.NormalizeName(d.Ecosystem, name) == d.Package:
+			full = append(full, d)
+		case sn != "" && shortName(d.Package) == sn:
+			short = append(short, d)
+		}
+	}
+	if len(full) > 0 {
+		return full
+	}
+	return short
+}
+
+// packages returns the distinct (ecosystem, package) pairs of ds.
+func packages(ds []pin.Declaration) []pin.Declaration {
+	var out []pin.Declaration
+	for _, d := range ds {
+		if !slices.ContainsFunc(out, func(o pin.Declaration) bool { return o.Ecosystem == d.Ecosystem && o.Package == d.Package }) {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// sameVersion compares versions as records and manifests write them: a
+// leading "v" or "=" does not count.
+func sameVersion(a, b string) bool {
+	return strings.TrimLeft(a, "vV=") == strings.TrimLeft(b, "vV=") && a != "" && b != ""
+}
+
+// exactAt returns the manifest declarations (not lock files) of ds that
+// pin exactly version.
+//
+// A package some manifest declares otherwise (another version, a range) is
+// not confirmed: the decision's version is not the one the repository
+// holds, and pinning it would report the repository itself as drifted.
+func exactAt(ds []pin.Declaration, version string) []pin.Declaration {
+	var out []pin.Declaration
+	for _, d := range ds {
+		if !isLock(d.Manifest) && sameVersion(d.Exact, version) {
+			out = append(out, d)
+		}
+	}
+	return slices.DeleteFunc(out, func(d pin.Declaration) bool {
+		return slices.ContainsFunc(ds, func(o pin.Declaration) bool {
+			return o.Ecosystem == d.Ecosystem && o.Package == d.Package && !isLock(o.Manifest) && !sameVersion(o.Exact, version)
+		})
+	})
+}
+
+// isLock reports whether a manifest is a lock file: what it pins is what
+// was resolved, not what anyone decided.
+func isLock(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	return strings.Contains(b, "lock") || strings.Contains(b, "shrinkwrap")
+}
+
+type grounder struct {
+	rec *Record
+	idx declIndex
+}
+
+func (g *grounder) take(eco pin.Ecosystem, pkg, ver string, line int, why string) {
+	if eco == pin.Gomod && !strings.HasPrefix(ver, "v") {
+		ver = "v" + ver
+	}
+	pn := pin.Pin{Ecosystem: eco, Package: pkg, Version: ver, Enforced: g.rec.Enforced, Source: g.rec.Source()}
+	pn.Source.Line = line
+	if len(g.rec.Pins) > 0 {
+		pn.Upstream = g.rec.Pins[0].Upstream
+	}
+	g.rec.Pins = append(g.rec.Pins, pn)
+	g.rec.Taken = append(g.rec.Taken, Candidate{Path: g.rec.Path, Line: line, Ecosystem: eco, Package: pkg, Version: ver, Taken: true, Why: why})
+}
+
+func (g *grounder) reject(eco pin.Ecosystem, name, ver string, line int, why string) {
+	g.rec.Rejected = append(g.rec.Rejected, Candidate{Path: g.rec.Path, Line: line, Ecosystem: eco, Package: name, Version: ver, Why: why})
+}
+
+// hasPin reports whether the record already pins name at version.
+func (g *grounder) hasPin(name, version string) bool {
+	for _, p := range g.rec.Pins {
+		if sameVersion(p.Version, version) && (strings.EqualFold(p.Package, name) || shortName(p.Package) == shortName(name)) {
+			return true
+		}
+	}
+	return false
+}
+
+// listedLines are the lines of the pins a pins: list stated without an
+// ecosystem: they stay as written, unenforceable until the record names
+// one (ADR 0200), rather than enforced by name.
+func (g *grounder) listedLines() map[int]bool {
+	out := map[int]bool{}
+	for i, p := range g.rec.Pins {
+		if p.Ecosystem == "" && !slices.Contains(g.rec.Clues.open, i) && !slices.ContainsFunc(g.rec.Taken, func(c Candidate) bool { return c.Line == p.Source.Line }) {
+			out[p.Source.Line] = true
+		}
+	}
+	return out
+}
+
+// openPins grounds the pins whose ecosystem the record did not state.
+func (g *grounder) openPins(grounded map[string]bool) {
+	drop := map[int]bool{}
+	defer func() {
+		if len(drop) == 0 {
+			return
+		}
+		var kept []pin.Pin
+		for i, p := range g.rec.Pins {
+			if drop[i] {
+				grounded[fmt.Sprintf("%s:%d", g.rec.Path, p.Source.Line)] = true
+			} else {
+				kept = append(kept, p)
+			}
+		}
+		g.rec.Pins = kept
+	}()
+	for _, i := range g.rec.Clues.open {
+		if i >= len(g.rec.Pins) {
+			continue
+		}
+		p := &g.rec.Pins[i]
+		pkgs := packages(g.idx.lookup(p.Package))
+		if len(pkgs) == 0 && len(g.idx.all) > 0 && !g.pinWordAt(p.Source.Line) {
+			// A table row or name@version the repository's manifests do
+			// not declare, in a sentence that does not say to pin: a name
+			// that is not the package's ("grpc-go"), so no pin.
+			g.rec.Rejected = append(g.rec.Rejected, Candidate{Path: g.rec.Path, Line: p.Source.Line, Ecosystem: p.Ecosystem, Package: p.Package, Version: p.Version,
+				Why: "no manifest of the repository declares " + p.Package + " and the sentence does not say to pin it; write its package name as the manifest does"})
+			drop[i] = true
+			continue
+		}
+		if len(pkgs) != 1 {
+			continue
+		}
+		d := pkgs[0]
+		if p.Ecosystem == d.Ecosystem && p.Package == d.Package {
+			continue
+		}
+		was := p.Ecosystem
+		p.Ecosystem, p.Package = d.Ecosystem, d.Package
+		if d.Ecosystem == pin.Gomod && !strings.HasPrefix(p.Version, "v") {
+			p.Version = "v" + p.Version
+		}
+		grounded[fmt.Sprintf("%s:%d", g.rec.Path, p.Source.Line)] = true
+		why := fmt.Sprintf("%s declares it as %s %s", d.Manifest, d.Ecosystem, d.Package)
+		if was != "" {
+			why += fmt.Sprintf(" (the record's words suggested %s)", was)
+		}
+		g.rec.Taken = append(g.rec.Taken, Candidate{Path: g.rec.Path, Line: p.Source.Line, Ecosystem: p.Ecosystem, Package: p.Package, Version: p.Version, Taken: true, Why: "grounded: " + why})
+	}
+}
+
+// pinWordAt reports whether the decision line at line, or its heading,
+// says to pin.
+func (g *grounder) pinWordAt(line int) bool {
+	for _, l := range g.rec.Clues.decision {
+		if l.line == line {
+			return pinWordRE.MatchString(l.text) || pinWordRE.MatchString(l.heading)
+		}
+	}
+	return false
+}
+
+// mentions settles the record's candidates.
+func (g *grounder) mentions() {
+	title := strings.ToLower(g.rec.Title)
+	for _, m := range g.rec.Clues.mentions {
+		if len(m.names) == 0 {
+			g.versionAlone(m, title)
+			continue
+		}
+		for _, name := range m.names {
+			g.mention(m, name)
+		}
+	}
+}
+
+func (g *grounder) mention(m mention, name string) {
+	ver := m.version
+	if g.hasPin(name, ver) {
+		return
+	}
+	switch {
+	case partialVersion(ver):
+		g.reject("", name, ver, m.line, "a partial version: "+ver+" names a release line, not one release, and is never an exact pin; write the full version")
+		return
+	case placeholderNames[strings.ToLower(name)] || strings.TrimPrefix(ver, "v") == "1.2.3":
+		g.reject("", name, ver, m.line, "an example of how to write a pin (placeholder name or version 1.2.3)")
+		return
+	}
+	pkgs := packages(g.idx.lookup(name))
+	exact := packages(exactAt(g.idx.lookup(name), ver))
+	switch {
+	case len(exact) == 1:
+		d := exact[0]
+		ver := heldVersion(d, ver)
+		g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("confirmed: %s:%d pins %s at %s", d.Manifest, d.Line, d.Package, d.Exact))
+	case len(pkgs) == 1 && m.pinWord:
+		d := pkgs[0]
+		g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("the sentence says to pin it; %s declares %s %s (%s)", d.Manifest, d.Ecosystem, d.Package, d.Value))
+	case len(pkgs) == 1:
+		d := pkgs[0]
+		g.reject(d.Ecosystem, name, ver, m.line, fmt.Sprintf("%s declares %s at %q, not exactly %s, and the sentence does not say to pin it; to pin it, write \"we pin %s to %s\" or pin it in the manifest", d.Manifest, d.Package, d.Value, ver, name, ver))
+	case len(pkgs) > 1:
+		var names []string
+		for _, d := range pkgs {
+			names = append(names, string(d.Ecosystem)+" "+d.Package)
+		}
+		g.reject("", name, ver, m.line, "the name is ambiguous: the manifests declare "+strings.Join(names, ", ")+"; write the full name (or front matter pins: with ecosystem)")
+	case m.pinWord && m.eco != "":
+		g.take(m.eco, name, ver, m.line, fmt.Sprintf("the sentence says to pin it; no manifest declares it, the record names %s", m.eco))
+	case m.pinWord:
+		g.take("", name, ver, m.line, byNameWhy)
+	default:
+		g.reject("", name, ver, m.line, "no manifest of the repository declares "+name+" and the sentence does not say to pin it; write its package name as the manifest does, or \"we pin "+name+" to "+ver+"\"")
+	}
+}
+
+// versionAlone settles a version written without a name in a sentence
+// that pins ("Pin exactly: version = \"0.9.8\""): the package is the one a
+// manifest pins exactly at that version whose name the title says.
+func (g *grounder) versionAlone(m mention, title string) {
+	if partialVersion(m.version) {
+		return
+	}
+	var hits []pin.Declaration
+	for _, d := range packages(exactAt(g.idx.all, m.version)) {
+		if sn := shortName(d.Package); sn != "" && wordIn(title, sn) {
+			hits = append(hits, d)
+		}
+	}
+	if len(hits) == 1 {
+		d := hits[0]
+		if !g.hasPin(d.Package, m.version) {
+			g.take(d.Ecosystem, d.Package, heldVersion(d, m.version), m.line, fmt.Sprintf("confirmed: the title names %s and %s:%d pins it at %s", shortName(d.Package), d.Manifest, d.Line, d.Exact))
+		}
+		return
+	}
+	g.reject("", "", m.version, m.line, "a version to pin without a package name, and no manifest pins exactly this version of a package the title names; write the package with the version")
+}
+
+// heldVersion is the version a pin confirmed by d holds: a workflow's
+// commit SHA when the manifest pins the action by SHA with the tag in a
+// comment (the tag is only what the comment says), else ver.
+func heldVersion(d pin.Declaration, ver string) string {
+	if d.Ecosystem == pin.Actions {
+		if ref := strings.Fields(d.Value); len(ref) > 0 && fullSHA.MatchString(ref[0]) {
+			return ref[0]
+		}
+	}
+	return ver
+}
+
+// wordIn reports whether w occurs in s as a whole word (name characters
+// around it do not count).
+func wordIn(s, w string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], w)
+		if j < 0 {
+			return false
+		}
+		a, b := i+j, i+j+len(w)
+		if (a == 0 || !isNameByte(s[a-1])) && (b == len(s) || !isNameByte(s[b])) {
+			return true
+		}
+		i = a + 1
+	}
+}
+
+func isNameByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '/'
+}
+
+// unread finds what the decision names at a version a manifest pins
+// exactly, without a pin of it: the phrasing was not understood, so the
+// record is reported like an unreadable one (issue 35, item 3).
+func (g *grounder) unread() []Warning {
+	var out []Warning
+	seen := map[string]bool{}
+	for _, d := range g.idx.all {
+		if isLock(d.Manifest) || d.Exact == "" || partialVersion(d.Exact) || seen[string(d.Ecosystem)+d.Package] {
+			continue
+		}
+		if g.hasPin(d.Package, d.Exact) || slices.ContainsFunc(g.rec.Pins, func(p pin.Pin) bool { return p.Ecosystem == d.Ecosystem && p.Package == d.Package }) {
+			continue
+		}
+		if len(exactAt(g.idx.all, d.Exact)) == 0 || !slices.ContainsFunc(exactAt(g.idx.all, d.Exact), func(o pin.Declaration) bool { return o.Ecosystem == d.Ecosystem && o.Package == d.Package }) {
+			continue // the manifests disagree: no one version to confirm
+		}
+		for _, l := range g.rec.Clues.decision {
+			if !namesAt(l.text, d.Package, d.Exact) {
+				continue
+			}
+			seen[string(d.Ecosystem)+d.Package] = true
+			out = append(out, Warning{Path: g.rec.Path, Line: l.line, Unreadable: true, Ecosystems: []pin.Ecosystem{d.Ecosystem},
+				Message: fmt.Sprintf("the decision names %s %s, which %s:%d pins exactly, but pinbot read no pin from this line; it fails closed on every pull request changing a %s dependency file until the line is written as a pin (\"we pin %s to %s\", front matter pins:) or says it is not one", shortName(d.Package), d.Exact, d.Manifest, d.Line, d.Ecosystem, d.Package, d.Exact)})
+			break
+		}
+	}
+	return out
+}
+
+// namesAt reports whether line writes the package pkg (its full or short
+// name) followed, within a few words, by version: "kopf (1.40.1)", "the
+// kopf that requirements.txt holds (1.40.1)", "kopf==1.40.1".
+func namesAt(line, pkg, version string) bool {
+	toks := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool {
+		return r == ' ' || r == '\t' || r == '`' || r == '*' || r == '(' || r == ')' || r == ',' || r == '|' || r == '"' || r == '\''
+	})
+	full, short := strings.ToLower(pkg), shortName(pkg)
+	ver := strings.TrimLeft(version, "vV=")
+	var words []string
+	for _, t := range toks {
+		// name==1.2.3, name@1.2.3 and name:1.2.3 are two words.
+		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return r == '=' || r == '@' }) {
+			words = append(words, strings.TrimRight(w, ":;.!?"))
+		}
+	}
+	for i, w := range words {
+		if w != full && w != short {
+			continue
+		}
+		for j := i + 1; j < len(words) && j <= i+5; j++ {
+			if strings.TrimLeft(words[j], "vV") == ver {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+const byNameWhy = "the sentence says to pin it; no manifest declares it and the record names no ecosystem: enforced against every ecosystem's manifests by name"
+
+// expandUnknown replaces each pin without an ecosystem by one pin per
+// ecosystem: nothing tells which it is, so it is enforced by name against
+// every ecosystem's manifests (issue 35, item 2).
+func expandUnknown(pins []pin.Pin, listed map[int]bool, grounded map[string]bool) []pin.Pin {
+	var out []pin.Pin
+	for _, p := range pins {
+		if p.Ecosystem != "" || listed[p.Source.Line] {
+			out = append(out, p)
+			continue
+		}
+		grounded[fmt.Sprintf("%s:%d", p.Source.Path, p.Source.Line)] = true
+		for _, e := range pin.Ecosystems {
+			q := p
+			q.Ecosystem = e
+			q.Package = pin.NormalizeName(e, p.Package)
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+// MaxManifests bounds how many manifests Declared reads.
+const MaxManifests = 5000
+
+// Declared reads the dependencies the manifests of fsys declare, with the
+// readers Diff uses. Files it cannot read are skipped: grounding then has
+// less to go on, and what it does not ground stays a candidate.
+func Declared(fsys fs.FS) []pin.Declaration {
+	var out []pin.Declaration
+	n := 0
+	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if d.IsDir() {
+			b := path.Base(p)
+			if p != "." && (b == "node_modules" || b == "vendor" || b == "testdata" || (strings.HasPrefix(b, ".") && b != ".github" && b != ".mvn")) {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() || !pin.IsManifest(p) || n >= MaxManifests {
+			return nil
+		}
+		if info, err := d.Info(); err != nil || info.Size() > MaxFileSize {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil || len(data) == 0 {
+			return nil
+		}
+		n++
+		ds, _, err := pin.Declarations(p, data)
+		if err == nil {
+			out = append(out, ds...)
+		}
+		return nil
+	})
+	return out
+}
