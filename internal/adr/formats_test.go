@@ -85,7 +85,7 @@ CVE-2021-44228.
 We pin kopf {log4j-version} as well: kopf=={log4j-version}.
 `,
 		status: "accepted",
-		pins:   []string{"maven org.apache.logging.log4j:log4j-core 2.17.1 @17", "pip kopf 2.17.1 @24"},
+		pins:   []string{"maven org.apache.logging.log4j:log4j-core 2.17.1 @20", "pip kopf 2.17.1 @24"},
 	},
 	{
 		name:   "asciidoc status attribute and bold label, superseded",
