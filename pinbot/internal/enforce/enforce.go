@@ -183,6 +183,9 @@ type Input struct {
 	// versions (ADR 0275); a pull request that moves a pin to a patched
 	// version is a security update (ADR 0274). Nil when not read.
 	Advisories []Advisory
+	// ActionTags are the commits of the action tags that changes pin to a
+	// commit (TagLookups), for deciding them (ADR 0334).
+	ActionTags ActionTags
 }
 
 // CheckState is the state of one required verification for one pin.
@@ -293,6 +296,10 @@ func Evaluate(in Input) Result {
 			if !p.Moves(c) {
 				pr.Verdict = NotApplicable
 				pr.Reason = fmt.Sprintf("%s stays at the pinned version %s in %s.", c.Package, p.Version, c.Manifest)
+				r.Pins = append(r.Pins, pr)
+				continue
+			}
+			if decideTagPin(&pr, in) {
 				r.Pins = append(r.Pins, pr)
 				continue
 			}
