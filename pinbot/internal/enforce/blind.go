@@ -31,7 +31,7 @@ func blind(in Input) (out, records []string) {
 		}
 		var moved []string
 		for _, p := range in.Pins {
-			if p.Enforced && p.Ecosystem == format.Ecosystem {
+			if p.Enforced && pin.SameNamespace(p.Ecosystem, format.Ecosystem) {
 				moved = append(moved, fmt.Sprintf("%s %s (%s)", p.Package, p.Version, adr.Cite(p.Source)))
 			}
 		}

@@ -193,6 +193,9 @@ type Input struct {
 	// update, so it is not closed (ADR 0274, ADR 0322). Evaluate decides
 	// this, so that the App and pinbot evaluate agree.
 	AdvisoryErrors []AdvisoryError
+	// ActionTags are the commits of the action tags that changes pin to a
+	// commit (TagLookups), for deciding them (ADR 0334).
+	ActionTags ActionTags
 }
 
 // AdvisoryError is a pinned package whose advisories could not be read.
@@ -315,6 +318,10 @@ func Evaluate(in Input) Result {
 			if !p.Moves(c) {
 				pr.Verdict = NotApplicable
 				pr.Reason = fmt.Sprintf("%s stays at the pinned version %s in %s.", c.Package, p.Version, c.Manifest)
+				r.Pins = append(r.Pins, pr)
+				continue
+			}
+			if decideTagPin(&pr, in) {
 				r.Pins = append(r.Pins, pr)
 				continue
 			}

@@ -354,6 +354,7 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 	}
 
 	g.changes(ctx, src, t, rules.Records, in, fail)
+	in.ActionTags = actionTags(ctx, src, in)
 	in.BotUpdates = enforce.Claims(in.PR, in.Config.Bots)
 
 	if t.SkipChecks {

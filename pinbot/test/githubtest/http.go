@@ -88,6 +88,7 @@ func (s *Server) handler() http.Handler {
 	route("GET /repos/{owner}/{repo}/commits/{ref}/check-suites", true, s.listCheckSuites)
 	route("GET /repos/{owner}/{repo}/commits/{ref}/status", true, s.combinedStatus)
 	route("GET /repos/{owner}/{repo}/commits/{ref}/pulls", true, s.commitPulls)
+	route("GET /repos/{owner}/{repo}/commits/{ref...}", true, s.getCommit)
 	route("GET /repos/{owner}/{repo}/issues", true, s.listIssues)
 	route("POST /repos/{owner}/{repo}/issues", true, s.createIssue)
 	route("GET /repos/{owner}/{repo}/issues/{number}", true, s.getIssue)

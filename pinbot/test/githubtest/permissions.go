@@ -58,6 +58,7 @@ var permissionTable = map[string]need{
 	"GET /repos/{owner}/{repo}/commits/{ref}/check-suites":      needs("checks/suites#list-check-suites-for-a-git-reference", read("checks")),
 	"GET /repos/{owner}/{repo}/commits/{ref}/status":            needs("commits/statuses#get-the-combined-status-for-a-specific-reference", read("statuses")),
 	"GET /repos/{owner}/{repo}/commits/{ref}/pulls":             needs("commits/commits#list-pull-requests-associated-with-a-commit", read("pull_requests")),
+	"GET /repos/{owner}/{repo}/commits/{ref...}":                needs("commits/commits#get-a-commit", read("contents")),
 	"GET /repos/{owner}/{repo}/issues/{number}":                 needs("issues/issues#get-an-issue", read("issues"), grant{perm: "pull_requests", level: "read", prOnly: true}),
 	"GET /repos/{owner}/{repo}/issues":                          needs("issues/issues#list-repository-issues", read("issues")),
 	"POST /repos/{owner}/{repo}/issues":                         needs("issues/issues#create-an-issue", write("issues")),
