@@ -2,6 +2,8 @@ package pin
 
 import (
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin/actions"
@@ -82,12 +84,12 @@ func definition(e Ecosystem) (manifest.Definition, bool) {
 
 // ecosystemAliases maps the names people write for an ecosystem
 // (Dependabot's package-ecosystem values and branch segments, Renovate
-// managers and datasources, the language) to an Ecosystem.
+// managers, the language) to an Ecosystem.
 var ecosystemAliases = func() map[string]Ecosystem {
 	m := map[string]Ecosystem{}
 	for _, d := range registry {
 		m[d.Name] = Ecosystem(d.Name)
-		for _, a := range d.Aliases {
+		for _, a := range slices.Concat(d.Dependabot, d.Aliases) {
 			m[a] = Ecosystem(d.Name)
 		}
 	}
@@ -136,4 +138,67 @@ func NormalizeName(e Ecosystem, name string) string {
 		return d.Normalize(name)
 	}
 	return strings.TrimSpace(name)
+}
+
+// AdvisoryEcosystem is GitHub's advisory database name for ecosystem e
+// (its registry row's), and false for those it does not cover (Docker,
+// Helm, Terraform): their pins show "not covered", never "none" (ADR 0275).
+func AdvisoryEcosystem(e Ecosystem) (string, bool) {
+	if d, ok := definition(e); ok && d.Advisory != "" {
+		return d.Advisory, true
+	}
+	return "", false
+}
+
+// DependabotNames are the package-ecosystem values pinbot suggests for
+// ecosystem e when a repository's dependabot.yml has no entry for it (its
+// registry row's): the first, "or" the others. An ecosystem without a row
+// is named as written.
+func DependabotNames(e Ecosystem) []string {
+	if d, ok := definition(e); ok && len(d.Dependabot) > 0 {
+		return d.Dependabot
+	}
+	return []string{string(e)}
+}
+
+// RenovateAllowed is Renovate's allowedVersions value that keeps a package
+// of ecosystem e at version v (leading "=" and spaces dropped), in the
+// ecosystem's versioning (its registry row's rule); without a row, the
+// version without a "v".
+func RenovateAllowed(e Ecosystem, v string) string {
+	v = strings.TrimLeft(strings.TrimSpace(v), "=")
+	if d, ok := definition(e); ok && d.RenovateAllowed != nil {
+		return d.RenovateAllowed(v)
+	}
+	return manifest.RenovateBare(v)
+}
+
+// ecosystemWord is a registry row's Words, compiled.
+type ecosystemWord struct {
+	eco Ecosystem
+	re  *regexp.Regexp
+}
+
+// ecosystemWords are the registry rows' Words, in the registry's order.
+var ecosystemWords = func() []ecosystemWord {
+	var out []ecosystemWord
+	for _, d := range registry {
+		if d.Words != "" {
+			out = append(out, ecosystemWord{Ecosystem(d.Name), regexp.MustCompile(d.Words)})
+		}
+	}
+	return out
+}()
+
+// Mentioned returns the ecosystems whose words (their registry rows'
+// Words: "go.mod", "Helm", "Dockerfile") text uses, in the registry's
+// order.
+func Mentioned(text string) []Ecosystem {
+	var out []Ecosystem
+	for _, w := range ecosystemWords {
+		if w.re.MatchString(text) {
+			out = append(out, w.eco)
+		}
+	}
+	return out
 }

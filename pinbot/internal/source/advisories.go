@@ -23,31 +23,9 @@ const AdvisoryTTL = time.Hour
 const maxAffects = 50
 
 // AdvisoryEcosystem is GitHub's advisory database name for an ecosystem,
-// and false for those it does not cover (Docker, Helm, Terraform): their
-// pins show "not covered", never "none" (ADR 0275).
-func AdvisoryEcosystem(e pin.Ecosystem) (string, bool) {
-	switch e {
-	case pin.Actions:
-		return "actions", true
-	case pin.Composer:
-		return "composer", true
-	case pin.Gomod:
-		return "go", true
-	case pin.Maven, pin.Gradle:
-		return "maven", true
-	case pin.NPM:
-		return "npm", true
-	case pin.NuGet:
-		return "nuget", true
-	case pin.Pip:
-		return "pip", true
-	case pin.Bundler:
-		return "rubygems", true
-	case pin.Cargo:
-		return "rust", true
-	}
-	return "", false
-}
+// and false for those it does not cover; the names live in the
+// ecosystems' registry rows (pin.AdvisoryEcosystem, ADR 0341).
+func AdvisoryEcosystem(e pin.Ecosystem) (string, bool) { return pin.AdvisoryEcosystem(e) }
 
 // PinAdvisories is what the advisory database says of one pinned version.
 type PinAdvisories struct {
