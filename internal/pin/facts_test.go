@@ -36,6 +36,9 @@ func TestEveryRowFillsItsFacts(t *testing.T) {
 				t.Errorf("%s: Lacks names %q, which is no fact", d.Name, fact)
 			}
 		}
+		if d.AdvisoryKeepsV && d.Advisory == "" {
+			t.Errorf("%s: AdvisoryKeepsV without an Advisory name", d.Name)
+		}
 		if d.Words != "" {
 			if _, err := regexp.Compile(d.Words); err != nil {
 				t.Errorf("%s: Words: %v", d.Name, err)
@@ -86,6 +89,35 @@ func TestFactLookupsKeepTodaysAnswers(t *testing.T) {
 	}
 	if got := RenovateAllowed(NuGet, "[1.2.3]"); got != "[1.2.3]" {
 		t.Errorf("RenovateAllowed(nuget, [1.2.3]) = %q, want [1.2.3]", got)
+	}
+
+	// source.affectsSpec's Go case: only Go's advisory versions keep "v".
+	for _, e := range Ecosystems {
+		want := "1.2.3"
+		if e == Gomod {
+			want = "v1.2.3"
+		}
+		if got := AdvisoryVersion(e, " ==v1.2.3"); got != want {
+			t.Errorf("AdvisoryVersion(%q, ==v1.2.3) = %q, want %q", e, got, want)
+		}
+	}
+
+	// dependabot.EcosystemFor's and render's Actions case: workflows are
+	// the "/" entry's; other files their directory's.
+	for _, tt := range []struct {
+		e          Ecosystem
+		file, want string
+	}{
+		{Actions, ".github/workflows/ci.yml", "/"},
+		{Actions, ".github/actions/setup/action.yml", "/"},
+		{Pip, "services/api/pyproject.toml", "/services/api"},
+		{NPM, "/web/package.json", "/web"},
+		{Gomod, "go.mod", "/"},
+		{Docker, "./Dockerfile", "/"},
+	} {
+		if got := DependabotDirectory(tt.e, tt.file); got != tt.want {
+			t.Errorf("DependabotDirectory(%q, %q) = %q, want %q", tt.e, tt.file, got, tt.want)
+		}
 	}
 
 	// bot.go's topicToEcos map and Datasources' Maven/Gradle "maven".

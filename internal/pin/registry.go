@@ -2,6 +2,7 @@ package pin
 
 import (
 	"fmt"
+	"path"
 	"regexp"
 	"slices"
 	"strings"
@@ -148,6 +149,28 @@ func AdvisoryEcosystem(e Ecosystem) (string, bool) {
 		return d.Advisory, true
 	}
 	return "", false
+}
+
+// AdvisoryVersion is version v as GitHub's advisory database writes
+// versions of ecosystem e: without a leading "=" and, except where the
+// registry row keeps it (Go's), without a leading "v".
+func AdvisoryVersion(e Ecosystem, v string) string {
+	v = strings.TrimLeft(strings.TrimSpace(v), "=")
+	if d, ok := definition(e); ok && d.AdvisoryKeepsV {
+		return v
+	}
+	return strings.TrimPrefix(v, "v")
+}
+
+// DependabotDirectory is the directory of the dependabot.yml entry that
+// covers the file at slash path file of ecosystem e: the registry
+// row's fixed one ("/" for GitHub Actions), else the file's own, as
+// "/" followed by the path ("/services/api").
+func DependabotDirectory(e Ecosystem, file string) string {
+	if d, ok := definition(e); ok && d.DependabotDirectory != "" {
+		return d.DependabotDirectory
+	}
+	return "/" + strings.Trim(path.Dir(strings.TrimPrefix(file, "/")), "./")
 }
 
 // DependabotNames are the package-ecosystem values pinbot suggests for

@@ -22,6 +22,7 @@ var Definition = manifest.Definition{
 	},
 	Inputs:          Inputs,
 	Advisory:        "go",
+	AdvisoryKeepsV:  true,
 	Dependabot:      []string{Name},
 	RenovateTopics:  []string{"module"},
 	RenovateAllowed: manifest.RenovateBare,

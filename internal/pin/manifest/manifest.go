@@ -146,6 +146,9 @@ type Definition struct {
 	// Advisory is the ecosystem's name in GitHub's advisory database
 	// ("go" for gomod, "rust" for cargo).
 	Advisory string
+	// AdvisoryKeepsV is true where the advisory database writes versions
+	// with their leading "v" (Go's); elsewhere "v1.2.3" is asked as 1.2.3.
+	AdvisoryKeepsV bool
 	// Dependabot are the package-ecosystem values pinbot suggests for an
 	// ignore entry when a repository's dependabot.yml has none for a
 	// change: the first, "or" the others. They also name the ecosystem
@@ -153,6 +156,10 @@ type Definition struct {
 	// wrong guess for most repositories ("docker-compose", "bun") and
 	// Dependabot's branch segments ("go_modules") are Aliases.
 	Dependabot []string
+	// DependabotDirectory, when set, is the directory a dependabot.yml
+	// entry names for the ecosystem's files wherever they lie ("/" for
+	// GitHub Actions' workflows); empty, an entry names its files' own.
+	DependabotDirectory string
 	// RenovateTopics are the words Renovate's pull-request titles use for
 	// the ecosystem's packages ("module", "docker tag"), lower case.
 	// Ecosystems Renovate titles "dependency" have none.

@@ -6,7 +6,6 @@ package render
 import (
 	"fmt"
 	"net/url"
-	"path"
 	"regexp"
 	"slices"
 	"sort"
@@ -213,10 +212,7 @@ func ignoreTargets(r enforce.Result, ps []enforce.PinResult) []string {
 	for _, p := range ps {
 		c := p.Change
 		if name, ok := r.Dependabot.EcosystemFor(c.Ecosystem, c.Manifest); ok {
-			dir := "/" + strings.Trim(path.Dir(c.Manifest), "./")
-			if c.Ecosystem == pin.Actions {
-				dir = "/"
-			}
+			dir := pin.DependabotDirectory(c.Ecosystem, c.Manifest)
 			out = append(out, fmt.Sprintf("package-ecosystem: %q, directory: %q", name, dir))
 			continue
 		}

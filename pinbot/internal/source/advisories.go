@@ -133,10 +133,7 @@ func (a *Advisories) ForSource(ctx context.Context, src *GitHub, pins []pin.Pin)
 // "v1.2.3" name 1.40.1 and 1.2.3 in GitHub's ranges, except Go's, whose
 // versions keep their v).
 func affectsSpec(p pin.Pin) string {
-	v := strings.TrimLeft(strings.TrimSpace(p.Version), "=")
-	if p.Ecosystem != pin.Gomod {
-		v = strings.TrimPrefix(v, "v")
-	}
+	v := pin.AdvisoryVersion(p.Ecosystem, p.Version)
 	if i := strings.Index(v, "@"); i >= 0 { // an action's "v4.2.2@<sha>"
 		v = v[:i]
 	}
