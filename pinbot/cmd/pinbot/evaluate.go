@@ -48,18 +48,20 @@ type adrRef struct {
 
 // evaluateFlags are the flags of pinbot evaluate.
 type evaluateFlags struct {
-	repo, base, head, pr, checks, output string
+	repo, base, head, pr, checks, advisories, output string
 }
 
 func newEvaluate(e env) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "evaluate --repo DIR --base REF --head REF [--pr FILE] [--checks FILE] [-o table|json]",
+		Use:   "evaluate --repo DIR --base REF --head REF [--pr FILE] [--checks FILE] [--advisories FILE] [-o table|json]",
 		Short: "Decide a pull request offline from a git repository",
 		Long: `Decides a pull request from a local git repository, with no network: pins
 and configuration from --base, changes between the merge base and --head,
 bot metadata from the commits in between. --pr and --checks take what
 'gh api repos/O/R/pulls/N' and 'gh api repos/O/R/commits/SHA/check-runs'
-print.
+print. --advisories takes what 'gh api "/advisories?affects=PKG@VERSION"'
+prints for the pinned versions: with it, a bot's bump of a pinned version
+to a patched one is a security update (never closed), as the App decides.
 
 Exit status: 0 allow or not-applicable, 1 block, 2 pending, 3 error (the
 verdict could not be reached from what the repository holds) or a usage
@@ -73,6 +75,7 @@ error (a bad flag, an unreadable --pr or --checks file: no verdict).`,
 	fs.StringVar(&f.head, "head", "", "head `ref` of the pull request")
 	fs.StringVar(&f.pr, "pr", "", "`file` with the JSON of GET /repos/{owner}/{repo}/pulls/{number}")
 	fs.StringVar(&f.checks, "checks", "", "`file` with the JSON of GET /repos/{owner}/{repo}/commits/{ref}/check-runs")
+	fs.StringVar(&f.advisories, "advisories", "", "`file` with the JSON of GET /advisories for the pinned versions (ADR 0274)")
 	fs.StringVarP(&f.output, "output", "o", "table", "output `format`: table or json")
 	completeValues(cmd, "output", tableOrJSON)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -109,6 +112,13 @@ func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
 			return err
 		}
 	}
+	var advisories source.AdvisoryList
+	if f.advisories != "" {
+		var err error
+		if advisories, err = decodeFile("advisories", f.advisories, source.DecodeAdvisories); err != nil {
+			return err
+		}
+	}
 
 	repo, err := gitrepo.Open(ctx, f.repo)
 	if err != nil {
@@ -133,7 +143,7 @@ func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
 	if ref.Owner == "" {
 		ref.Owner, ref.Name = githubRemote(repo.RemoteURL(ctx, "origin"))
 	}
-	src := &source.Git{Repo: repo, PR: target.PR}
+	src := &source.Git{Repo: repo, PR: target.PR, Advisories: advisories}
 	if f.checks != "" {
 		src.Runs = runs
 	}

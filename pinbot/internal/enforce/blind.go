@@ -22,9 +22,8 @@ import (
 //     can be compared with it.
 //
 // Files come from PullRequest.Files and the manifests of Changes.
-func blind(in Input) []string {
+func blind(in Input) (out, records []string) {
 	files, manifests := changedFiles(in)
-	var out []string
 	for _, f := range files {
 		format, ok := pin.FormatOf(f)
 		if !ok || format.Readable() {
@@ -41,10 +40,10 @@ func blind(in Input) []string {
 				f, format.Name, format.Ecosystem, strings.Join(dedupe(moved), ", ")))
 		}
 	}
-	msgs, _ := unreadRecords(in, manifests)
+	msgs, records, _ := unreadRecords(in, manifests)
 	out = append(out, msgs...)
 	if len(manifests) == 0 {
-		return out
+		return out, records
 	}
 	for _, p := range in.Pins {
 		why := p.Unenforceable()
@@ -54,7 +53,7 @@ func blind(in Input) []string {
 		out = append(out, fmt.Sprintf("the pin of %s %s in %s %s, so pinbot cannot tell whether the changes to %s move it; give the pin a known ecosystem in the ADR",
 			p.Package, p.Version, adr.Cite(p.Source), why, strings.Join(manifests, ", ")))
 	}
-	return out
+	return out, records
 }
 
 // unreadRecords is the third rule (issue 22, ADR 0260): a decision record
@@ -67,11 +66,14 @@ func blind(in Input) []string {
 // A record the pull request itself leaves unreadable or of an unknown
 // status at its head (adr.Warning.Head) fails that pull request, whatever
 // else it changes (ADR 0262).
-func unreadRecords(in Input, manifests []string) ([]string, []adr.Warning) {
-	var out []string
-	var why []adr.Warning
+//
+// The messages of base records pinbot could not read are returned apart
+// (records): they make the verdict Error only when nothing else decides
+// it; a known block stays a block and names them (issue 36, item 5, ADR
+// 0324).
+func unreadRecords(in Input, manifests []string) (out, records []string, why []adr.Warning) {
 	for _, w := range in.Warnings {
-		n := len(out)
+		n, nr := len(out), len(records)
 		switch {
 		case w.Head && w.Unreadable:
 			out = append(out, fmt.Sprintf("this pull request leaves the decision record %s unreadable (%s); once merged, pinbot could not tell which pins it holds: fix the record in this pull request",
@@ -95,7 +97,7 @@ func unreadRecords(in Input, manifests []string) ([]string, []adr.Warning) {
 				}
 			}
 			if len(hit) > 0 {
-				out = append(out, fmt.Sprintf("pinbot cannot read the decision record %s (%s), which may pin a dependency changed in %s; fix the record, then run the check again",
+				records = append(records, fmt.Sprintf("pinbot cannot read the decision record %s (%s), which may pin a dependency changed in %s; fix the record, then run the check again",
 					position(w), w.Message, strings.Join(hit, ", ")))
 			}
 		}
@@ -107,11 +109,11 @@ func unreadRecords(in Input, manifests []string) ([]string, []adr.Warning) {
 				}
 			}
 		}
-		if len(out) > n {
+		if len(out) > n || len(records) > nr {
 			why = append(why, w)
 		}
 	}
-	return out, why
+	return out, records, why
 }
 
 // changedFiles returns the pull request's changed files (PullRequest.Files
@@ -138,7 +140,7 @@ func changedFiles(in Input) (files, manifests []string) {
 // file and line, so a team learns which record to fix (issue 22, ADR 0262).
 func RecordsInDoubt(in Input) []adr.Warning {
 	_, manifests := changedFiles(in)
-	_, why := unreadRecords(in, manifests)
+	_, _, why := unreadRecords(in, manifests)
 	return why
 }
 

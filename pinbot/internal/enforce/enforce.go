@@ -164,6 +164,11 @@ type Input struct {
 	// New are both the declared value. A removal whose pinned version one
 	// of them still holds is a move, not an upgrade (issue 17, item 11).
 	Kept []pin.Change
+	// Deleted and Added are the files the pull request deletes and adds
+	// (a rename is both): a manifest it deletes whose package a manifest
+	// it adds declares at the pinned version moved as a file, with its
+	// consumer (ADR 0321).
+	Deleted, Added []string
 	// Warnings are the ADR warnings, passed through to the result.
 	Warnings []adr.Warning
 	// BotUpdates are the dependency updates bot metadata (commit messages,
@@ -183,6 +188,19 @@ type Input struct {
 	// versions (ADR 0275); a pull request that moves a pin to a patched
 	// version is a security update (ADR 0274). Nil when not read.
 	Advisories []Advisory
+	// AdvisoryErrors are the moving pinned packages whose advisories were
+	// asked for and could not be read: the pull request may be a security
+	// update, so it is not closed (ADR 0274, ADR 0322). Evaluate decides
+	// this, so that the App and pinbot evaluate agree.
+	AdvisoryErrors []AdvisoryError
+}
+
+// AdvisoryError is a pinned package whose advisories could not be read.
+type AdvisoryError struct {
+	Ecosystem pin.Ecosystem
+	Package   string
+	// Err says why, as the source reported it.
+	Err string
 }
 
 // CheckState is the state of one required verification for one pin.
@@ -256,6 +274,10 @@ type Result struct {
 	// Advisories are the advisories it fixes (ADR 0274).
 	Security   []string   `json:"security,omitempty"`
 	Advisories []Advisory `json:"advisories,omitempty"`
+	// Unread name the base's decision records pinbot could not read when
+	// the readable ones already block: the verdict stays Block (ADR 0324)
+	// and the comment names them.
+	Unread []string `json:"unread,omitempty"`
 }
 
 // Evaluate decides on a pull request. It never returns an error: anything
@@ -296,7 +318,7 @@ func Evaluate(in Input) Result {
 				r.Pins = append(r.Pins, pr)
 				continue
 			}
-			if keeper, ok := keptElsewhere(p, c, in.Changes, in.Kept); ok {
+			if keeper, ok := keptElsewhere(p, c, in); ok {
 				// A rename or move: the package leaves one manifest and is
 				// declared at the pinned version in another (issue 17,
 				// item 11). Removing it from the last place stays a move.
@@ -333,13 +355,23 @@ func Evaluate(in Input) Result {
 		}
 	}
 
-	r.Errors = append(r.Errors, blind(in)...)
+	hard, records := blind(in)
+	r.Errors = append(r.Errors, hard...)
 
 	worst := NotApplicable
 	for _, p := range r.Pins {
 		if p.Verdict.severity() > worst.severity() {
 			worst = p.Verdict
 		}
+	}
+	// A base record pinbot cannot read could only add pins: a block that
+	// the readable records already decide stays a block, and names the
+	// record; otherwise it is what pinbot cannot decide (issue 36, item 5,
+	// ADR 0324).
+	if len(records) > 0 && len(r.Errors) == 0 && worst == Block && !blockedByUnread(in, r.Pins) {
+		r.Unread = records
+	} else {
+		r.Errors = append(r.Errors, records...)
 	}
 	touched := worst != NotApplicable
 
@@ -365,6 +397,9 @@ func Evaluate(in Input) Result {
 				r.Reasons = append(r.Reasons, p.Reason)
 			}
 		}
+		for _, u := range r.Unread {
+			r.Reasons = append(r.Reasons, "Besides, "+u+"; it cannot lift this block.")
+		}
 	}
 	r.Reasons = dedupe(r.Reasons)
 	if touched {
@@ -377,6 +412,12 @@ func Evaluate(in Input) Result {
 	// closed: closing a group, a lock-file maintenance or a security update
 	// would throw away what else it proposes (ADR 0273, ADR 0274).
 	r.Close = r.Verdict == Block && r.Bot && cfg.CloseBotPRs && r.Shape == ShapeSingle
+	if r.Close {
+		if why := unreadAdvisories(in, r); why != "" {
+			r.Close = false
+			r.Reasons = append(r.Reasons, why)
+		}
+	}
 	r.Comment = touched && r.Verdict != Error && !r.Ignored
 	if r.Pins == nil {
 		r.Pins = []PinResult{}
@@ -386,26 +427,34 @@ func Evaluate(in Input) Result {
 
 // keptElsewhere reports, for a change that removes p's package from one
 // manifest, another declaration of the package at the pinned version that
-// keeps the pin's set of versions: a change of the same pull request (a
-// renamed or moved manifest, a migration from requirements.txt to uv), or
-// an unchanged manifest (kept) that the same build resolves: in the same
-// folder or a folder above (the project's other manifest, its workspace's
-// lock). An unrelated manifest elsewhere (docs/requirements.txt for a
-// service) does not excuse it: the service may then resolve the package
-// through another dependency at any version (issue 23, item 3).
-func keptElsewhere(p pin.Pin, c pin.Change, changes, kept []pin.Change) (pin.Change, bool) {
+// keeps the pin's set of versions for the same consumer: a change of the
+// same pull request (a migration from requirements.txt to pyproject.toml
+// beside it) or an unchanged manifest (kept), either of which the build of
+// the removed manifest resolves (sameConsumer). A declaration the pull
+// request adds in another folder, or an unrelated manifest elsewhere
+// (docs/requirements.txt for a service, another image's Dockerfile above)
+// does not excuse it: the consumer may then resolve the package through
+// another dependency at any version (issue 23, item 3; issue 36, item 3;
+// ADR 0321).
+func keptElsewhere(p pin.Pin, c pin.Change, in Input) (pin.Change, bool) {
 	if c.New != "" {
 		return pin.Change{}, false
 	}
 	holds := func(o pin.Change) bool {
 		return o.New != "" && o.Manifest != c.Manifest && p.Matches(o) && !p.Moves(o)
 	}
-	for _, o := range changes {
-		if holds(o) {
+	// The manifest itself moved (a rename, a service's folder moved): the
+	// pull request deletes it and adds the file that now declares the
+	// package.
+	moved := func(o pin.Change) bool {
+		return slices.Contains(in.Deleted, c.Manifest) && slices.Contains(in.Added, o.Manifest)
+	}
+	for _, o := range in.Changes {
+		if holds(o) && (sameConsumer(c.Ecosystem, c.Manifest, o.Manifest) || moved(o)) {
 			return o, true
 		}
 	}
-	for _, o := range kept {
+	for _, o := range in.Kept {
 		if holds(o) && sameConsumer(c.Ecosystem, c.Manifest, o.Manifest) {
 			return o, true
 		}
@@ -413,26 +462,48 @@ func keptElsewhere(p pin.Pin, c pin.Change, changes, kept []pin.Change) (pin.Cha
 	return pin.Change{}, false
 }
 
+// blockedByUnread reports whether a blocking pin comes from a record pinbot
+// could not read entirely (its body stated the pin): that record is not
+// unrelated, and what it says may differ from what pinbot read.
+func blockedByUnread(in Input, pins []PinResult) bool {
+	for _, w := range in.Warnings {
+		if !w.Unreadable || w.Head {
+			continue
+		}
+		for _, p := range pins {
+			if p.Verdict == Block && p.Pin.Source.Path == w.Path {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// workspaceLocks are the lock files one of which, in a folder above a
+// manifest, locks that manifest's packages for the whole workspace.
+var workspaceLocks = map[string]bool{
+	"uv.lock": true, "poetry.lock": true, "pdm.lock": true, "Pipfile.lock": true, "pylock.toml": true,
+	"package-lock.json": true, "npm-shrinkwrap.json": true, "yarn.lock": true, "pnpm-lock.yaml": true,
+	"Cargo.lock": true, "Gemfile.lock": true, "composer.lock": true,
+}
+
 // sameConsumer reports whether the manifest keeper is one the build of the
-// manifest at removed resolves: in the same folder or a folder above it.
-// For pip a folder above counts only for a lock file (a workspace's
-// uv.lock, poetry.lock, pdm.lock, Pipfile.lock): a requirements file or
-// pyproject.toml above is another project's (pip reads one only through
-// -r, which the removed file no longer shows), ADR 0257.
+// manifest removed resolves: another manifest in the same folder (the same
+// project), or a workspace's lock file in a folder above it. A manifest
+// above that is not a lock (a requirements file, a package.json, a
+// pom.xml) is another project's; an image's files are each their own
+// image's, so for docker nothing but the removed file keeps the pin (ADR
+// 0257, ADR 0321).
 func sameConsumer(eco pin.Ecosystem, removed, keeper string) bool {
+	if eco == pin.Docker {
+		return false
+	}
 	rd, kd := path.Dir(removed), path.Dir(keeper)
 	if rd == kd {
 		return true
 	}
 	above := kd == "." || strings.HasPrefix(rd+"/", kd+"/")
-	if eco == pin.Pip {
-		switch path.Base(keeper) {
-		case "uv.lock", "poetry.lock", "pdm.lock", "Pipfile.lock", "pylock.toml":
-			return above
-		}
-		return false
-	}
-	return above
+	return above && workspaceLocks[path.Base(keeper)]
 }
 
 // decidePin fills in the verdict of a change that moves an enforced pin.

@@ -51,3 +51,29 @@ func TestRecordsInDoubt(t *testing.T) {
 		})
 	}
 }
+
+// TestKnownBlockStaysBlockBesideAnUnreadableRecord is issue 36, item 5: a
+// bot's single bump of kopf, which readable ADR 83 pins, stays a block and
+// is closed when another record of the same folder cannot be read; the
+// result names that record. Without a known block, the same record is an
+// error (what pinbot cannot decide).
+func TestKnownBlockStaysBlockBesideAnUnreadableRecord(t *testing.T) {
+	w := adr.Warning{Path: "docs/decisions/0090-other.md", Line: 2, Message: "invalid front matter", Unreadable: true}
+	cfg := DefaultConfig()
+	cfg.Verification.Checks = nil
+	bump := pin.Change{Ecosystem: pin.Pip, Package: "kopf", Manifest: "pyproject.toml", Old: "==1.40.1", New: "==1.42.0"}
+	in := Input{Config: cfg, Pins: []pin.Pin{kopfPin}, Changes: []pin.Change{bump}, Warnings: []adr.Warning{w}, SuitesCompleted: true,
+		PR: PullRequest{Author: "dependabot[bot]", AuthorIsBot: true, HeadSHA: "h", Title: "Bump kopf from 1.40.1 to 1.42.0", Files: []string{"pyproject.toml"}}}
+	r := Evaluate(in)
+	if r.Verdict != Block || !r.Close || len(r.Errors) != 0 {
+		t.Fatalf("verdict %s close %v errors %q; want a closed block", r.Verdict, r.Close, r.Errors)
+	}
+	if !strings.Contains(strings.Join(r.Unread, "\n"), w.Path) || !strings.Contains(strings.Join(r.Reasons, "\n"), w.Path) {
+		t.Errorf("the unreadable record is not named: unread %q reasons %q", r.Unread, r.Reasons)
+	}
+	// An unpinned change beside the same record: nothing is decided.
+	in.Changes = []pin.Change{{Ecosystem: pin.Pip, Package: "httpx", Manifest: "pyproject.toml", Old: "==0.27.0", New: "==0.28.1"}}
+	if r := Evaluate(in); r.Verdict != Error || r.Close {
+		t.Errorf("unpinned change beside an unreadable record: verdict %s close %v, want error", r.Verdict, r.Close)
+	}
+}

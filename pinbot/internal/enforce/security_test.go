@@ -235,6 +235,9 @@ func TestRenamesAndMovesKeepThePin(t *testing.T) {
 		want    Verdict
 	}{
 		{"git mv of a service", []pin.Change{rm("svc/widget/pyproject.toml", "==1.40.1"), add("svc/widget-operator/pyproject.toml", "==1.40.1")}, NotApplicable},
+		// Issue 36, item 3: the same file added elsewhere while the
+		// service's folder stays is another consumer.
+		{"copied to another service, removed from this one", []pin.Change{rm("svc/api/pyproject.toml", "==1.40.1"), add("svc/widget-operator/pyproject.toml", "==1.40.1")}, Block},
 		{"requirements.txt to uv", []pin.Change{rm("requirements.txt", "==1.40.1"), add("pyproject.toml", "==1.40.1"), add("uv.lock", "1.40.1")}, NotApplicable},
 		{"removed from the last place", []pin.Change{rm("requirements.txt", "==1.40.1")}, Block},
 		{"moved and bumped", []pin.Change{rm("requirements.txt", "==1.40.1"), add("pyproject.toml", "==1.42.0")}, Block},
@@ -244,6 +247,7 @@ func TestRenamesAndMovesKeepThePin(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			in := base()
 			in.Changes = tt.changes
+			in.Deleted, in.Added = []string{"svc/widget/pyproject.toml"}, []string{"svc/widget-operator/pyproject.toml"} // git mv
 			v, closed, why := outcome(in)
 			if v != tt.want {
 				t.Errorf("verdict %s (close %v), want %s: %s", v, closed, tt.want, why)

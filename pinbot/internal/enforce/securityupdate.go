@@ -130,3 +130,19 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// unreadAdvisories says why a pull request that would be closed is not:
+// the advisories of a pinned package it moves could not be read, and it
+// may be a security update. Nothing closes on incomplete information.
+func unreadAdvisories(in Input, r Result) string {
+	for _, e := range in.AdvisoryErrors {
+		for _, p := range r.Pins {
+			if p.Verdict == NotApplicable || !pin.SameNamespace(p.Pin.Ecosystem, e.Ecosystem) ||
+				!strings.EqualFold(pin.NormalizeName(p.Pin.Ecosystem, p.Pin.Package), pin.NormalizeName(p.Pin.Ecosystem, e.Package)) {
+				continue
+			}
+			return "pinbot could not read GitHub's advisories of " + p.Pin.Package + ", so it does not close this pull request: it may be a security update (" + e.Err + ")."
+		}
+	}
+	return ""
+}

@@ -69,6 +69,18 @@ func TestSecurityUpdates(t *testing.T) {
 			in.Changes = []pin.Change{c}
 			in.Advisories = []Advisory{kopfAdvisory}
 		}, ShapeSecurity, false, []string{"GHSA-4x5v-gmq8-25ch"}, 1},
+		// Issue 36, item 5: the advisories of a moving pin that could not
+		// be read keep a bot's single bump open, decided here (the App
+		// used to decide it after Evaluate, pinbot evaluate never).
+		{"advisories that could not be read keep the bump open", func(in *Input) {
+			in.PR.Title = "Bump kopf from 1.40.1 to 1.42.1"
+			in.Changes = []pin.Change{to1421}
+			in.AdvisoryErrors = []AdvisoryError{{Ecosystem: pin.Pip, Package: "Kopf", Err: "503 Service Unavailable"}}
+		}, ShapeSingle, false, nil, 0},
+		{"an unreadable advisory of another package closes as before", func(in *Input) {
+			in.PR.Title = "Bump kopf from 1.40.1 to 1.42.0"
+			in.AdvisoryErrors = []AdvisoryError{{Ecosystem: pin.Pip, Package: "httpx", Err: "503 Service Unavailable"}}
+		}, ShapeSingle, true, nil, 0},
 		{"a CVE cited by a human's pull request", func(in *Input) {
 			in.PR.Author, in.PR.AuthorIsBot = "alice", false
 			in.PR.Body = "Fixes CVE-2026-41234 in kopf."

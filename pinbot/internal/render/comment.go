@@ -85,6 +85,9 @@ func Comment(r enforce.Result, repo Repo, upstream map[string]string) string {
 		if len(r.Protected) > 0 {
 			fmt.Fprintf(&b, "It also changes %s, which could alter its own verification; a pull request must not vouch for itself. Move those changes to a separate pull request.\n\n", strings.Join(code(r.Protected), ", "))
 		}
+		for _, u := range r.Unread {
+			fmt.Fprintf(&b, "Besides, %s. It could only add pins, so it does not change this verdict.\n\n", text(u))
+		}
 	case enforce.Pending:
 		fmt.Fprintf(&b, "### pinbot: %s, verification pending\n\n", subject)
 		b.WriteString("This pull request moves a dependency that an accepted ADR pins to an exact version. pinbot waits for the required verification before deciding.\n\n")

@@ -159,7 +159,6 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 		return dec
 	}
 	res := enforce.Evaluate(in)
-	res = s.unlessSecurity(ctx, log, src, in, res)
 	dec.DecidedAt = time.Now()
 	dec.Verdict = string(res.Verdict)
 	s.metrics.decision(dec.Verdict)
@@ -262,5 +261,10 @@ func (s *Server) source(j repoRef) (*source.GitHub, *report.Reporter, error) {
 	}
 	src := s.base
 	src.GH, src.Download, src.Owner, src.Repo = gh, dl, j.owner, j.repo
+	if s.cfg.Advisories {
+		// Gather reads the advisories of the pins a bot's pull request
+		// moves, and enforce decides the security update (ADR 0322).
+		src.AdvisoryDB = s.advisories
+	}
 	return &src, &report.Reporter{GH: gh, AppID: s.cfg.AppID, AppSlug: s.cfg.AppSlug}, nil
 }

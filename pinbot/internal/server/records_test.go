@@ -108,3 +108,25 @@ func TestRecordsReadAtHead(t *testing.T) {
 		})
 	}
 }
+
+// TestKnownBlockBesideUnreadableRecord is issue 36, item 5, through the App
+// on the simulator: Dependabot's bump of kopf, which readable ADR 83 pins,
+// is blocked and closed although another record of the same folder cannot
+// be read; the comment names that record too (ADR 0324).
+func TestKnownBlockBesideUnreadableRecord(t *testing.T) {
+	t.Parallel()
+	const rec = "docs/decisions/090-other.md"
+	sim := githubtest.New(t, githubtest.Options{})
+	upstreamKopf(sim)
+	files := read(t, "pyoperator")
+	files[".github/workflows/ci.yml"] = files["ci.yml"]
+	delete(files, "ci.yml")
+	files[rec] = "---\nstatus: accepted\npins:\n  - ecosystem: pip\n    package: httpx\n    version: [0.27.0\n---\n# 90. Pin httpx\n"
+	r := sim.CreateRepo("acme", "gadget-operator", false)
+	r.Commit("main", "", files, "Initial operator", githubtest.Author{})
+	h := newHarness(t, sim, sim.URL())
+	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
+	h.deliver(opened, r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success"))
+	h.check(r, n, want{check: "failure", comments: 1, state: "closed",
+		contains: []string{"<!-- pinbot:comment -->", "ADR 83", "1.42.0", "pinbot closes it", rec + ":5"}})
+}

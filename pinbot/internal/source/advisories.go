@@ -2,7 +2,9 @@ package source
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -192,4 +194,99 @@ func (a *Advisories) list(ctx context.Context, gh *github.Client, eco, specs str
 	a.cache[key] = advisoryEntry{at: now(), list: all}
 	a.mu.Unlock()
 	return all, nil
+}
+
+// AdvisoryReader is a Source that reads GitHub's advisory database: the
+// App's when advisories are on, pinbot evaluate's when --advisories names
+// a file. Gather feeds what it reads to enforce, which decides whether a
+// pull request is a security update (ADR 0274, ADR 0322): the App and the
+// CLI then reach the same verdict from the same advisories.
+type AdvisoryReader interface {
+	// PinAdvisories returns the advisories of the enforced pins, or nil
+	// when the source reads none.
+	PinAdvisories(ctx context.Context, pins []pin.Pin) []PinAdvisories
+}
+
+// PinAdvisories implements AdvisoryReader: every enforced pin is read, the
+// same request and the same hour's cache entry as the dashboard's section.
+func (g *GitHub) PinAdvisories(ctx context.Context, pins []pin.Pin) []PinAdvisories {
+	if g.AdvisoryDB == nil {
+		return nil
+	}
+	return g.AdvisoryDB.ForSource(ctx, g, pins)
+}
+
+// PinAdvisories implements AdvisoryReader from the advisories given on
+// the command line (what `gh api /advisories?affects=…` prints).
+func (g *Git) PinAdvisories(_ context.Context, pins []pin.Pin) []PinAdvisories {
+	if g.Advisories == nil {
+		return nil
+	}
+	var out []PinAdvisories
+	for _, p := range pins {
+		if !p.Enforced {
+			continue
+		}
+		eco, ok := AdvisoryEcosystem(p.Ecosystem)
+		pa := PinAdvisories{Pin: p, Covered: ok, Advisories: []enforce.Advisory{}}
+		if ok {
+			pa.Advisories = matching(p, eco, g.Advisories)
+		}
+		out = append(out, pa)
+	}
+	return out
+}
+
+// readAdvisories reads, when the decision without them would close a
+// bot's pull request, the advisories of the pinned packages it moves:
+// those say whether it is a security update, which is never closed. One
+// that cannot be read is an enforce.AdvisoryError, and enforce then closes
+// nothing. Other decisions read none (enforce.Evaluate is pure and cheap;
+// the call budget of ADR 0242 stays).
+func readAdvisories(ctx context.Context, src Source, in *enforce.Input) {
+	ar, ok := src.(AdvisoryReader)
+	if !ok || !in.Config.CloseBotPRs || !slices.Contains(in.Config.Bots, in.PR.Author) || !enforce.Evaluate(*in).Close {
+		return
+	}
+	moving := map[[2]string]bool{}
+	for _, p := range in.Pins {
+		if !p.Enforced {
+			continue
+		}
+		for _, c := range in.Changes {
+			if p.Matches(c) && p.Moves(c) {
+				moving[[2]string{string(p.Ecosystem), p.Package}] = true
+			}
+		}
+	}
+	if len(moving) == 0 {
+		return
+	}
+	for _, pa := range ar.PinAdvisories(ctx, in.Pins) {
+		if !moving[[2]string{string(pa.Pin.Ecosystem), pa.Pin.Package}] {
+			continue
+		}
+		if pa.Err != "" {
+			in.AdvisoryErrors = append(in.AdvisoryErrors, enforce.AdvisoryError{Ecosystem: pa.Pin.Ecosystem, Package: pa.Pin.Package, Err: pa.Err})
+			continue
+		}
+		in.Advisories = append(in.Advisories, pa.Advisories...)
+	}
+}
+
+// AdvisoryList is what GET /advisories returns, as go-github decodes it
+// (kept behind the seam: callers outside source need not import it).
+type AdvisoryList []*github.GlobalSecurityAdvisory
+
+// DecodeAdvisories decodes what GET /advisories returns, for pinbot
+// evaluate's --advisories.
+func DecodeAdvisories(r io.Reader) (AdvisoryList, error) {
+	var list AdvisoryList
+	if err := json.NewDecoder(r).Decode(&list); err != nil {
+		return nil, fmt.Errorf("decoding advisories: %w", err)
+	}
+	if list == nil {
+		list = AdvisoryList{}
+	}
+	return list, nil
 }

@@ -19,6 +19,9 @@ type Git struct {
 	// Runs are the check runs given (--checks). Offline nothing more will
 	// arrive, so every suite counts as completed.
 	Runs []enforce.Check
+	// Advisories are the advisories given (--advisories), as GET
+	// /advisories returns them; nil reads none.
+	Advisories AdvisoryList
 }
 
 // ErrOffline is what the git source answers for what only GitHub knows.

@@ -69,6 +69,10 @@ type GitHub struct {
 	Cache    *Cache
 	// Now is the clock of the upstream cache (time.Now when nil).
 	Now func() time.Time
+	// AdvisoryDB reads GitHub's advisories of the pins a bot's pull
+	// request moves before a decision that could close it (ADR 0274);
+	// nil reads none.
+	AdvisoryDB *Advisories
 }
 
 func (g *GitHub) key(s string) string { return g.Owner + "/" + g.Repo + "@" + s }
@@ -88,7 +92,7 @@ func FromGitHub(pr *github.PullRequest) PullRequest {
 	out := PullRequest{
 		Number: pr.GetNumber(), State: pr.GetState(), Author: pr.GetUser().GetLogin(), AuthorIsBot: pr.GetUser().GetType() == "Bot",
 		Title: pr.GetTitle(), Body: pr.GetBody(), BaseRef: pr.GetBase().GetRef(), BaseSHA: pr.GetBase().GetSHA(),
-		HeadSHA: pr.GetHead().GetSHA(), HeadRef: pr.GetHead().GetRef(), DefaultBranch: pr.GetBase().GetRepo().GetDefaultBranch(), ChangedFiles: -1, Comments: -1,
+		HeadSHA: pr.GetHead().GetSHA(), HeadRef: pr.GetHead().GetRef(), HeadRepo: pr.GetHead().GetRepo().GetFullName(), DefaultBranch: pr.GetBase().GetRepo().GetDefaultBranch(), ChangedFiles: -1, Comments: -1,
 	}
 	if pr.ChangedFiles != nil {
 		out.ChangedFiles = pr.GetChangedFiles()

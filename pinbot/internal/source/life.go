@@ -136,9 +136,16 @@ func (g *GitHub) OpenPullsFrom(ctx context.Context, branch string) ([]PullReques
 	if err != nil {
 		return nil, fmt.Errorf("listing the pull requests from %s: %w", branch, err)
 	}
+	// The head filter is GitHub's convenience, not a proof: pinbot closes,
+	// comments on and edits what this returns, so each pull request's head
+	// must be branch of this very repository, never a fork's branch of the
+	// same name (issue 36, item 5).
 	var out []PullRequest
 	for _, pr := range open {
-		out = append(out, FromGitHub(pr))
+		p := FromGitHub(pr)
+		if p.HeadRef == branch && strings.EqualFold(p.HeadRepo, g.Owner+"/"+g.Repo) {
+			out = append(out, p)
+		}
 	}
 	return out, nil
 }

@@ -68,6 +68,9 @@ type PullRequest struct {
 	HeadSHA     string
 	// HeadRef is the head branch's name.
 	HeadRef string
+	// HeadRepo is the head branch's repository ("owner/name"; a fork's
+	// for a pull request from a fork), "" when the payload did not say.
+	HeadRepo string
 	// DefaultBranch is the base repository's default branch ("" when the
 	// payload did not say).
 	DefaultBranch string
@@ -349,6 +352,7 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 	in.BotUpdates = enforce.Claims(in.PR, in.Config.Bots)
 
 	if t.SkipChecks {
+		readAdvisories(ctx, src, in)
 		return out
 	}
 	q := CheckQuery{Names: rules.VerificationChecks(), Statuses: len(in.Config.Verification.TrustedStatusContexts) > 0}
@@ -359,6 +363,8 @@ func (g *Gatherer) Gather(ctx context.Context, src Source, t Target) *Gathered {
 	}
 	out.Checks = cs
 	in.Checks, in.Statuses, in.SuitesCompleted = cs.Runs, cs.Statuses, cs.SuitesCompleted
+	// Last: whether the advisories are needed depends on the whole input.
+	readAdvisories(ctx, src, in)
 	return out
 }
 
@@ -403,11 +409,16 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	// Kubernetes manifests in the folders configured for docker (ADR 0187).
 	kdirs := in.Config.KubernetesDirs(in.Dependabot)
 	kube := func(p string) bool { return p != "" && pin.IsKubernetesManifest(p, kdirs) }
-	manifest := false
+	// A resolution input changed alone (an imported .props, .npmrc, a
+	// Compose .env, gradle.properties: every file of an ecosystem's Inputs
+	// in the registry) is judged like a manifest: pin.Diff re-resolves
+	// what reads it, or fails closed naming it (issue 36, item 1, ADR
+	// 0320). Only a pull request that changes none of them skips the diff.
+	judged := false
 	for _, p := range in.PR.Files {
-		manifest = manifest || pin.IsManifest(p) || kube(p)
+		judged = judged || pin.IsManifest(p) || kube(p) || pin.IsInput(p)
 	}
-	if !manifest {
+	if !judged {
 		return
 	}
 	mb, err := src.Tree(ctx, cmp.MergeBase)
@@ -544,6 +555,18 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	}
 	in.Changes = append(changes, images...)
 	in.Kept = keptDeclarations(ctx, baseRead, mb.Files, files, in.Changes)
+	for _, f := range files {
+		switch {
+		case f.Previous != "":
+			in.Deleted, in.Added = append(in.Deleted, f.Previous), append(in.Added, f.Path)
+		case f.Status == "removed":
+			in.Deleted = append(in.Deleted, f.Path)
+		case f.Status == "added":
+			in.Added = append(in.Added, f.Path)
+		}
+	}
+	slices.Sort(in.Deleted)
+	slices.Sort(in.Added)
 
 	// The warning section of the check run: explained pins the changed
 	// manifests hold that no ADR records, and pinned-by markers citing ADRs
@@ -562,13 +585,13 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	}
 }
 
-// linkShaped reports whether a changed manifest's head content could be a
-// symbolic link's target: not empty, one line, no newline at its end. Real
-// manifests end with a newline; a manifest that does not merely costs one
-// tree read.
+// linkShaped reports whether a changed manifest's or resolution input's
+// head content could be a symbolic link's target: not empty, one line, no
+// newline at its end. Real manifests end with a newline; a manifest that
+// does not merely costs one tree read.
 func linkShaped(ctx context.Context, head fs.FS, files []ChangedFile, kube func(string) bool) bool {
 	for _, f := range files {
-		if f.Status == "removed" || !(pin.IsManifest(f.Path) || kube(f.Path)) {
+		if f.Status == "removed" || !(pin.IsManifest(f.Path) || kube(f.Path) || pin.IsInput(f.Path)) {
 			continue
 		}
 		data, err := fs.ReadFile(head, f.Path)

@@ -82,6 +82,12 @@ type Options struct {
 	// no "[bot]" login, as on the GitHub deployments where it does not
 	// find an App's issues (issue 24, item 6).
 	CreatorFilterMissesBots bool
+	// HeadFilterLoose makes the pulls list's head filter ("owner:branch")
+	// match the branch name alone, pull requests from forks included: a
+	// list filter is a convenience, and a client that closes what a list
+	// returns must check each pull request's head itself (issue 36,
+	// item 5).
+	HeadFilterLoose bool
 }
 
 // The App key is generated once per test binary: RSA key generation is slow

@@ -166,6 +166,25 @@ func (r *Repo) branchJSON(base, ref, sha string, u User) obj {
 	return obj{"label": r.Owner + ":" + ref, "ref": ref, "sha": sha, "user": r.s.userJSON(base, u), "repo": r.repoJSON(base)}
 }
 
+// headJSON is a pull request's head: the base repository's branch, or a
+// fork's (FromForkOf), whose label and repository name the fork's owner.
+func (r *Repo) headJSON(base string, pr *pullRequest, owner User) obj {
+	h := r.branchJSON(base, pr.headRef, pr.headSHA, owner)
+	if pr.forkOwner == "" {
+		return h
+	}
+	fo := User{Login: pr.forkOwner, ID: 2000 + int64(len(pr.forkOwner)), Type: "User"}
+	repo := obj{}
+	for k, v := range h["repo"].(obj) {
+		repo[k] = v
+	}
+	full := pr.forkOwner + "/" + r.Name
+	repo["full_name"], repo["owner"], repo["fork"], repo["id"] = full, r.s.userJSON(base, fo), true, r.ID+100000
+	repo["url"], repo["html_url"] = base+"repos/"+full, htmlURL(full)
+	h["label"], h["user"], h["repo"] = pr.forkOwner+":"+pr.headRef, r.s.userJSON(base, fo), repo
+	return h
+}
+
 func (r *Repo) prJSON(base string, pr *pullRequest) obj {
 	baseSHA, _ := r.git.revParse(pr.baseRef)
 	labels := []obj{}
@@ -198,7 +217,7 @@ func (r *Repo) prJSON(base string, pr *pullRequest) obj {
 		"created_at": ts(pr.createdAt), "updated_at": ts(pr.updatedAt), "closed_at": tsp(pr.closedAt),
 		"merged_at": nil, "merge_commit_sha": nil, "assignee": nil, "assignees": []obj{},
 		"requested_reviewers": []obj{}, "requested_teams": []obj{}, "labels": labels, "milestone": nil,
-		"draft": false, "head": r.branchJSON(base, pr.headRef, pr.headSHA, owner),
+		"draft": false, "head": r.headJSON(base, pr, owner),
 		"base": r.branchJSON(base, pr.baseRef, baseSHA, owner), "author_association": "CONTRIBUTOR",
 		"auto_merge": nil, "active_lock_reason": nil, "merged": false, "mergeable": true, "rebaseable": true,
 		"mergeable_state": "clean", "merged_by": nil, "comments": comments, "review_comments": 0,

@@ -42,6 +42,9 @@ type pullRequest struct {
 	createdAt, updatedAt time.Time
 	closedAt             *time.Time
 	fork                 bool
+	// forkOwner owns the fork a pull request comes from ("" for one
+	// marked FromFork only: its head repository is shown as the base's).
+	forkOwner string
 }
 
 type issue struct {
@@ -113,6 +116,16 @@ func (r *Repo) FromFork(number int) {
 	r.s.mu.Lock()
 	defer r.s.mu.Unlock()
 	r.prs[number].fork = true
+}
+
+// FromForkOf marks pull request number as opened from owner's fork: its
+// head repository is owner/<name>, and a pulls list filtered on
+// "<base owner>:<branch>" leaves it out, as GitHub does.
+func (r *Repo) FromForkOf(number int, owner string) {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	r.prs[number].fork = true
+	r.prs[number].forkOwner = owner
 }
 
 // Dir is the repository's git directory (a work tree), for tests that read

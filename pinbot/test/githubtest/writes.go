@@ -191,13 +191,18 @@ func (s *Server) listPulls(c *call) {
 	if state == "" {
 		state = "open"
 	}
-	head := q.Get("head")
+	// head is "owner:branch": the owner of the head's repository (a
+	// fork's owner for a pull request from a fork). With
+	// Options.HeadFilterLoose only the branch is compared.
+	head, headOwner := q.Get("head"), ""
 	if owner, b, ok := strings.Cut(head, ":"); ok {
-		if !strings.EqualFold(owner, c.repo.Owner) {
-			c.page([]obj{}, nil)
-			return
+		head, headOwner = b, owner
+	}
+	ownerOf := func(pr *pullRequest) string {
+		if pr.forkOwner != "" {
+			return pr.forkOwner
 		}
-		head = b
+		return c.repo.Owner
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -210,6 +215,9 @@ func (s *Server) listPulls(c *call) {
 	items := []obj{}
 	for _, n := range nums {
 		pr := c.repo.prs[n]
+		if headOwner != "" && !s.opts.HeadFilterLoose && !strings.EqualFold(headOwner, ownerOf(pr)) {
+			continue
+		}
 		if (state != "all" && pr.state != state) || (head != "" && pr.headRef != head) || (q.Get("base") != "" && pr.baseRef != q.Get("base")) {
 			continue
 		}
