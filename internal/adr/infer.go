@@ -7,21 +7,6 @@ import (
 	"github.com/kubetenant/kubetenant/internal/pin"
 )
 
-// ecosystemWords are the words by which a record says which ecosystem it is
-// about. A record naming exactly one ecosystem gives its pins without an
-// ecosystem that one; naming none or several, it says nothing.
-var ecosystemWords = []struct {
-	eco pin.Ecosystem
-	re  *regexp.Regexp
-}{
-	{pin.Helm, regexp.MustCompile(`(?i)\bhelm\b|\bchart\.(?:yaml|lock)\b`)},
-	{pin.Pip, regexp.MustCompile(`(?i)\bpip\b|\bpypi\b|\bpyproject\.toml\b|\brequirements[-\w]*\.txt\b|\buv\.lock\b|\bpoetry\b|\bpipfile\b`)},
-	{pin.Gomod, regexp.MustCompile(`(?i)\bgo\.mod\b|\bgo modules?\b`)},
-	{pin.NPM, regexp.MustCompile(`(?i)\bnpm\b|\bpackage(?:-lock)?\.json\b|\byarn\b|\bpnpm\b`)},
-	{pin.Docker, regexp.MustCompile(`(?i)\bdockerfile\b|\b(?:docker|container|base) images?\b`)},
-	{pin.Actions, regexp.MustCompile(`(?i)\bgithub actions?\b|\.github/workflows\b`)},
-}
-
 // goModulePath matches module paths whose first element has a dot
 // (sigs.k8s.io/controller-runtime), with a semantic version starting "v".
 var (
@@ -55,14 +40,9 @@ func inferEcosystem(p pin.Pin, doc string) pin.Ecosystem {
 	if strings.HasPrefix(p.Package, "@") && strings.Contains(p.Package, "/") {
 		return pin.NPM
 	}
-	var found pin.Ecosystem
-	for _, w := range ecosystemWords {
-		if w.re.MatchString(doc) {
-			if found != "" {
-				return ""
-			}
-			found = w.eco
-		}
+	// The words live in the ecosystems' registry rows (ADR 0341).
+	if m := pin.Mentioned(doc); len(m) == 1 {
+		return m[0]
 	}
-	return found
+	return ""
 }

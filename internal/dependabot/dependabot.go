@@ -10,7 +10,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -104,10 +103,7 @@ func value(m *yaml.Node, key string) *yaml.Node {
 // GitHub Actions workflow belongs to the "/" entry. ok is false when no
 // entry covers it.
 func (c Config) EcosystemFor(e pin.Ecosystem, manifest string) (string, bool) {
-	dir := "/" + strings.Trim(path.Dir(strings.TrimPrefix(manifest, "/")), "./")
-	if e == pin.Actions {
-		dir = "/"
-	}
+	dir := pin.DependabotDirectory(e, manifest)
 	for _, u := range c.Updates {
 		if got, ok := pin.ParseEcosystem(u.Ecosystem); !ok || got != e {
 			continue

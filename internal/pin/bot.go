@@ -243,27 +243,40 @@ func cellText(c string) string {
 	return strings.TrimSpace(c)
 }
 
+// datasourceEcosystem is the ecosystem whose registry row lists Renovate
+// datasource ds, or "" when none or several do ("maven" is Maven's and
+// Gradle's).
 func datasourceEcosystem(ds string) Ecosystem {
+	var found Ecosystem
 	for _, d := range registry {
-		for _, x := range d.Datasources {
-			if x == ds {
-				return Ecosystem(d.Name)
+		if slices.Contains(d.Datasources, ds) {
+			if found != "" {
+				return ""
 			}
+			found = Ecosystem(d.Name)
+		}
+	}
+	return found
+}
+
+// topicEcosystem is the ecosystem whose registry row lists the topic of a
+// Renovate title ("module", "docker tag"), or "" ("dependency").
+func topicEcosystem(topic string) Ecosystem {
+	topic = strings.ToLower(topic)
+	for _, d := range registry {
+		if slices.Contains(d.RenovateTopics, topic) {
+			return Ecosystem(d.Name)
 		}
 	}
 	return ""
 }
 
 // Datasources returns the Renovate datasources whose packages belong to
-// ecosystem e (its registry row's), sorted; Maven and Gradle share
-// "maven", which is why it is named by neither row and added here.
+// ecosystem e (its registry row's), sorted.
 func Datasources(e Ecosystem) []string {
 	var out []string
 	if d, ok := definition(e); ok {
 		out = append(out, d.Datasources...)
-	}
-	if e == Maven || e == Gradle {
-		out = append(out, "maven")
 	}
 	slices.Sort(out)
 	return out
@@ -274,15 +287,12 @@ var (
 	titlePrefixRE = regexp.MustCompile(`^[A-Za-z][A-Za-z-]*(?:\([^)]*\))?!?:\s*`)
 	titleSuffixRE = regexp.MustCompile(`(?i)(?:\s+\(#\d+\)|\s+-\s+(?:autoclosed|abandoned)|\s+\[security\]|\s+\((?:major|minor|patch|non-major|pin|digest|lockfile maintenance)\))+$`)
 
-	dbBumpRE    = regexp.MustCompile(`(?i)^bump (\S+) from (\S+) to (\S+?)(?: in (/\S*))?(?: in the \S+ group)?$`)
-	dbReqRE     = regexp.MustCompile(`(?i)^update (\S+) requirement from (.+?) to (.+?)(?: in (/\S*))?$`)
-	dbNamesRE   = regexp.MustCompile(`(?i)^bump ((?:\S+, )*\S+) and (\S+)(?: in (/\S*))?$`)
-	rnTopicRE   = regexp.MustCompile(`(?i)^update (dependency|module|helm release|helm chart|rust crate|terraform|pre-commit hook|plugin|package) (\S+)(?: (\S+))? to (\S+)$`)
-	rnSuffixRE  = regexp.MustCompile(`(?i)^update (\S+) (action|docker tag|docker digest|digest|image) to (\S+)$`)
-	rnNoVerRE   = regexp.MustCompile(`(?i)^(?:pin|update) (dependency|module|helm release) (\S+)$`)
-	topicToEcos = map[string]Ecosystem{"module": Gomod, "helm release": Helm, "helm chart": Helm,
-		"action": Actions, "docker tag": Docker, "docker digest": Docker, "image": Docker,
-		"rust crate": Cargo, "terraform": Terraform}
+	dbBumpRE   = regexp.MustCompile(`(?i)^bump (\S+) from (\S+) to (\S+?)(?: in (/\S*))?(?: in the \S+ group)?$`)
+	dbReqRE    = regexp.MustCompile(`(?i)^update (\S+) requirement from (.+?) to (.+?)(?: in (/\S*))?$`)
+	dbNamesRE  = regexp.MustCompile(`(?i)^bump ((?:\S+, )*\S+) and (\S+)(?: in (/\S*))?$`)
+	rnTopicRE  = regexp.MustCompile(`(?i)^update (dependency|module|helm release|helm chart|rust crate|terraform|pre-commit hook|plugin|package) (\S+)(?: (\S+))? to (\S+)$`)
+	rnSuffixRE = regexp.MustCompile(`(?i)^update (\S+) (action|docker tag|docker digest|digest|image) to (\S+)$`)
+	rnNoVerRE  = regexp.MustCompile(`(?i)^(?:pin|update) (dependency|module|helm release) (\S+)$`)
 )
 
 // ParseTitle reads the updates a Dependabot or Renovate PR title announces:
@@ -323,13 +333,13 @@ func ParseTitle(title string) []BotUpdate {
 		return out
 	}
 	if m := rnTopicRE.FindStringSubmatch(t); m != nil {
-		return one(topicToEcos[strings.ToLower(m[1])], m[2], m[3], m[4], "")
+		return one(topicEcosystem(m[1]), m[2], m[3], m[4], "")
 	}
 	if m := rnSuffixRE.FindStringSubmatch(t); m != nil {
-		return one(topicToEcos[strings.ToLower(m[2])], m[1], "", m[3], "")
+		return one(topicEcosystem(m[2]), m[1], "", m[3], "")
 	}
 	if m := rnNoVerRE.FindStringSubmatch(t); m != nil {
-		return one(topicToEcos[strings.ToLower(m[1])], m[2], "", "", "")
+		return one(topicEcosystem(m[1]), m[2], "", "", "")
 	}
 	return nil
 }

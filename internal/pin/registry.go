@@ -2,6 +2,9 @@ package pin
 
 import (
 	"fmt"
+	"path"
+	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin/actions"
@@ -82,12 +85,12 @@ func definition(e Ecosystem) (manifest.Definition, bool) {
 
 // ecosystemAliases maps the names people write for an ecosystem
 // (Dependabot's package-ecosystem values and branch segments, Renovate
-// managers and datasources, the language) to an Ecosystem.
+// managers, the language) to an Ecosystem.
 var ecosystemAliases = func() map[string]Ecosystem {
 	m := map[string]Ecosystem{}
 	for _, d := range registry {
 		m[d.Name] = Ecosystem(d.Name)
-		for _, a := range d.Aliases {
+		for _, a := range slices.Concat(d.Dependabot, d.Aliases) {
 			m[a] = Ecosystem(d.Name)
 		}
 	}
@@ -136,4 +139,89 @@ func NormalizeName(e Ecosystem, name string) string {
 		return d.Normalize(name)
 	}
 	return strings.TrimSpace(name)
+}
+
+// AdvisoryEcosystem is GitHub's advisory database name for ecosystem e
+// (its registry row's), and false for those it does not cover (Docker,
+// Helm, Terraform): their pins show "not covered", never "none" (ADR 0275).
+func AdvisoryEcosystem(e Ecosystem) (string, bool) {
+	if d, ok := definition(e); ok && d.Advisory != "" {
+		return d.Advisory, true
+	}
+	return "", false
+}
+
+// AdvisoryVersion is version v as GitHub's advisory database writes
+// versions of ecosystem e: without a leading "=" and, except where the
+// registry row keeps it (Go's), without a leading "v".
+func AdvisoryVersion(e Ecosystem, v string) string {
+	v = strings.TrimLeft(strings.TrimSpace(v), "=")
+	if d, ok := definition(e); ok && d.AdvisoryKeepsV {
+		return v
+	}
+	return strings.TrimPrefix(v, "v")
+}
+
+// DependabotDirectory is the directory of the dependabot.yml entry that
+// covers the file at slash path file of ecosystem e: the registry
+// row's fixed one ("/" for GitHub Actions), else the file's own, as
+// "/" followed by the path ("/services/api").
+func DependabotDirectory(e Ecosystem, file string) string {
+	if d, ok := definition(e); ok && d.DependabotDirectory != "" {
+		return d.DependabotDirectory
+	}
+	return "/" + strings.Trim(path.Dir(strings.TrimPrefix(file, "/")), "./")
+}
+
+// DependabotNames are the package-ecosystem values pinbot suggests for
+// ecosystem e when a repository's dependabot.yml has no entry for it (its
+// registry row's): the first, "or" the others. An ecosystem without a row
+// is named as written.
+func DependabotNames(e Ecosystem) []string {
+	if d, ok := definition(e); ok && len(d.Dependabot) > 0 {
+		return d.Dependabot
+	}
+	return []string{string(e)}
+}
+
+// RenovateAllowed is Renovate's allowedVersions value that keeps a package
+// of ecosystem e at version v (leading "=" and spaces dropped), in the
+// ecosystem's versioning (its registry row's rule); without a row, the
+// version without a "v".
+func RenovateAllowed(e Ecosystem, v string) string {
+	v = strings.TrimLeft(strings.TrimSpace(v), "=")
+	if d, ok := definition(e); ok && d.RenovateAllowed != nil {
+		return d.RenovateAllowed(v)
+	}
+	return manifest.RenovateBare(v)
+}
+
+// ecosystemWord is a registry row's Words, compiled.
+type ecosystemWord struct {
+	eco Ecosystem
+	re  *regexp.Regexp
+}
+
+// ecosystemWords are the registry rows' Words, in the registry's order.
+var ecosystemWords = func() []ecosystemWord {
+	var out []ecosystemWord
+	for _, d := range registry {
+		if d.Words != "" {
+			out = append(out, ecosystemWord{Ecosystem(d.Name), regexp.MustCompile(d.Words)})
+		}
+	}
+	return out
+}()
+
+// Mentioned returns the ecosystems whose words (their registry rows'
+// Words: "go.mod", "Helm", "Dockerfile") text uses, in the registry's
+// order.
+func Mentioned(text string) []Ecosystem {
+	var out []Ecosystem
+	for _, w := range ecosystemWords {
+		if w.re.MatchString(text) {
+			out = append(out, w.eco)
+		}
+	}
+	return out
 }

@@ -21,7 +21,14 @@ var Definition = manifest.Definition{
 		{Name: "workflow", Match: isWorkflowPath, Read: readWorkflow},
 		{Name: "action.yml", Match: manifest.Base("action.yml", "action.yaml"), Read: readWorkflow},
 	},
-	Inputs: Inputs,
+	Inputs:     Inputs,
+	Advisory:   "actions",
+	Dependabot: []string{Name},
+	// Dependabot reads workflows from the "/" entry (.github/workflows).
+	DependabotDirectory: "/",
+	RenovateTopics:      []string{"action"},
+	RenovateAllowed:     manifest.RenovateBare,
+	Words:               `(?i)\bgithub actions?\b|\.github/workflows\b`,
 }
 
 // Normalize lower-cases an action's owner/repo.

@@ -23,9 +23,16 @@ var Definition = manifest.Definition{
 		{Name: "Gemfile.lock", Match: manifest.Base("Gemfile.lock", "gems.locked"), Read: readGemfileLock},
 		{Name: "gemspec", Match: manifest.Ext(".gemspec"), Read: readGemspec},
 	},
-	Exact:  gemExact,
-	Same:   manifest.SameVersion,
-	Inputs: Inputs,
+	Exact:           gemExact,
+	Same:            manifest.SameVersion,
+	Inputs:          Inputs,
+	Advisory:        "rubygems",
+	Dependabot:      []string{Name},
+	RenovateAllowed: manifest.RenovateBare,
+	Lacks: map[string]string{
+		"RenovateTopics": "Renovate titles its updates \"dependency\", which names no ecosystem",
+		"Words":          "none yet: inference from prose covers the six ecosystems of issue 17; words for this one would change which records infer",
+	},
 }
 
 // Inputs are the files whose change can alter the gem versions Bundler

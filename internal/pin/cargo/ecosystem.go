@@ -22,12 +22,19 @@ var Definition = manifest.Definition{
 		{Name: "Cargo.toml", Match: manifest.Base("Cargo.toml"), Read: readCargoToml, ViaResolver: true},
 		{Name: "Cargo.lock", Match: manifest.Base("Cargo.lock"), Read: readCargoLock},
 	},
-	Exact:   cargoExact,
-	Same:    manifest.SameVersion,
-	Line:    Line,
-	Inputs:  Inputs,
-	Resolve: resolveCrates,
-	Via:     "Cargo.lock",
+	Exact:           cargoExact,
+	Same:            manifest.SameVersion,
+	Line:            Line,
+	Inputs:          Inputs,
+	Resolve:         resolveCrates,
+	Via:             "Cargo.lock",
+	Advisory:        "rust",
+	Dependabot:      []string{Name},
+	RenovateTopics:  []string{"rust crate"},
+	RenovateAllowed: manifest.RenovateEquals,
+	Lacks: map[string]string{
+		"Words": "none yet: inference from prose covers the six ecosystems of issue 17; words for this one would change which records infer",
+	},
 }
 
 // Normalize folds case and "_" to "-", as crates.io does.

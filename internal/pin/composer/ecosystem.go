@@ -21,9 +21,16 @@ var Definition = manifest.Definition{
 		{Name: "composer.json", Match: manifest.Base("composer.json"), Read: readComposerJSON},
 		{Name: "composer.lock", Match: manifest.Base("composer.lock"), Read: readComposerLock},
 	},
-	Exact:  composerExact,
-	Same:   manifest.SameVersion,
-	Inputs: Inputs,
+	Exact:           composerExact,
+	Same:            manifest.SameVersion,
+	Inputs:          Inputs,
+	Advisory:        "composer",
+	Dependabot:      []string{Name},
+	RenovateAllowed: manifest.RenovateBare,
+	Lacks: map[string]string{
+		"RenovateTopics": "Renovate titles its updates \"dependency\", which names no ecosystem",
+		"Words":          "none yet: inference from prose covers the six ecosystems of issue 17; words for this one would change which records infer",
+	},
 }
 
 // Normalize lower-cases a package name (Packagist ignores case).

@@ -22,9 +22,16 @@ var Definition = manifest.Definition{
 		{Name: "Helm values", Match: isHelmValuesPath, Read: readHelmValues, ViaResolver: true},
 		{Name: "kustomization", Match: isKustomizationPath, Read: readKustomization, ViaResolver: true},
 	},
-	Inputs:  Inputs,
-	Resolve: resolveCompose,
-	Via:     "Compose's interpolation and build args",
+	Inputs:          Inputs,
+	Resolve:         resolveCompose,
+	Via:             "Compose's interpolation and build args",
+	Dependabot:      []string{Name},
+	RenovateTopics:  []string{"docker tag", "docker digest", "image"},
+	RenovateAllowed: manifest.RenovateAsIs,
+	Words:           `(?i)\bdockerfile\b|\b(?:docker|container|base) images?\b`,
+	Lacks: map[string]string{
+		"Advisory": "GitHub's advisory database does not cover container images (ADR 0275)",
+	},
 }
 
 // Normalize gives the short Docker Hub form of an image name

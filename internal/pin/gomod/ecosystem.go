@@ -20,7 +20,13 @@ var Definition = manifest.Definition{
 		{Name: "go.mod", Match: manifest.Base("go.mod"), Read: readGoMod},
 		{Name: "go.work", Match: manifest.Base("go.work"), Read: readGoWork},
 	},
-	Inputs: Inputs,
+	Inputs:          Inputs,
+	Advisory:        "go",
+	AdvisoryKeepsV:  true,
+	Dependabot:      []string{Name},
+	RenovateTopics:  []string{"module"},
+	RenovateAllowed: manifest.RenovateBare,
+	Words:           `(?i)\bgo\.mod\b|\bgo modules?\b`,
 }
 
 // Normalize keeps a module path as written (module paths are

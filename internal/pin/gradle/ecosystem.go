@@ -14,10 +14,11 @@ const Name = "gradle"
 
 // Definition registers the ecosystem in internal/pin's registry table.
 var Definition = manifest.Definition{
-	Name:        Name,
-	Namespace:   maven.Name,
-	Aliases:     nil,
-	Datasources: nil,
+	Name:      Name,
+	Namespace: maven.Name,
+	Aliases:   nil,
+	// Maven's packages share the datasource: it names no one ecosystem.
+	Datasources: []string{"maven"},
 	Normalize:   Normalize,
 	Compare:     maven.Compare,
 	Formats: []manifest.Format{
@@ -25,10 +26,17 @@ var Definition = manifest.Definition{
 		{Name: "gradle.lockfile", Match: isGradleLockfile, Read: readGradleLockfile},
 		{Name: "Gradle build script", Match: isGradleScript},
 	},
-	Exact:   gradleExact,
-	Same:    manifest.SameTrimmedVersion,
-	Inputs:  Inputs,
-	Resolve: resolveCatalogs,
+	Exact:           gradleExact,
+	Same:            manifest.SameTrimmedVersion,
+	Inputs:          Inputs,
+	Resolve:         resolveCatalogs,
+	Advisory:        "maven",
+	Dependabot:      []string{Name},
+	RenovateAllowed: manifest.RenovateBracket,
+	Lacks: map[string]string{
+		"RenovateTopics": "Renovate titles its updates \"dependency\", which names no ecosystem",
+		"Words":          "none yet: inference from prose covers the six ecosystems of issue 17; words for this one would change which records infer",
+	},
 }
 
 // Normalize is Maven's: Gradle resolves Maven coordinates

@@ -20,9 +20,16 @@ var Definition = manifest.Definition{
 		{Name: "Chart.lock", Match: manifest.Base("Chart.lock"), Read: ReadChartLock},
 		{Name: "Helm v1 requirements.yaml", Match: manifest.Base("requirements.yaml"), Read: readChart},
 	},
-	Inputs:  Inputs,
-	Resolve: resolveVendored,
-	Via:     "the unpacked subchart's own Chart.yaml",
+	Inputs:          Inputs,
+	Resolve:         resolveVendored,
+	Via:             "the unpacked subchart's own Chart.yaml",
+	Dependabot:      []string{Name},
+	RenovateTopics:  []string{"helm release", "helm chart"},
+	RenovateAllowed: manifest.RenovateBare,
+	Words:           `(?i)\bhelm\b|\bchart\.(?:yaml|lock)\b`,
+	Lacks: map[string]string{
+		"Advisory": "GitHub's advisory database does not cover Helm charts (ADR 0275)",
+	},
 }
 
 // Normalize lower-cases a chart name.

@@ -137,7 +137,62 @@ type Definition struct {
 	// files of Formats it covers are then compared through it rather than
 	// one by one.
 	Resolve Resolver
+
+	// The facts below are what other tools call the ecosystem. They live
+	// here and nowhere else (ADR 0341); a row without one says why in
+	// Lacks, and internal/pin's TestEveryRowFillsItsFacts holds every row
+	// to one or the other.
+
+	// Advisory is the ecosystem's name in GitHub's advisory database
+	// ("go" for gomod, "rust" for cargo).
+	Advisory string
+	// AdvisoryKeepsV is true where the advisory database writes versions
+	// with their leading "v" (Go's); elsewhere "v1.2.3" is asked as 1.2.3.
+	AdvisoryKeepsV bool
+	// Dependabot are the package-ecosystem values pinbot suggests for an
+	// ignore entry when a repository's dependabot.yml has none for a
+	// change: the first, "or" the others. They also name the ecosystem
+	// (ParseEcosystem). Other values Dependabot takes that would be the
+	// wrong guess for most repositories ("docker-compose", "bun") and
+	// Dependabot's branch segments ("go_modules") are Aliases.
+	Dependabot []string
+	// DependabotDirectory, when set, is the directory a dependabot.yml
+	// entry names for the ecosystem's files wherever they lie ("/" for
+	// GitHub Actions' workflows); empty, an entry names its files' own.
+	DependabotDirectory string
+	// RenovateTopics are the words Renovate's pull-request titles use for
+	// the ecosystem's packages ("module", "docker tag"), lower case.
+	// Ecosystems Renovate titles "dependency" have none.
+	RenovateTopics []string
+	// RenovateAllowed writes Renovate's allowedVersions value that keeps
+	// a package at version v (v without a leading "="), in the
+	// ecosystem's Renovate versioning.
+	RenovateAllowed func(v string) string
+	// Words is a regular expression matching the words by which a
+	// decision record's text says it is about this ecosystem ("go.mod",
+	// "Helm"); internal/adr infers a pin's ecosystem from a record that
+	// names exactly one.
+	Words string
+	// Lacks says, for each fact above the row leaves empty, why it has
+	// none, keyed by the fact's field name ("Advisory").
+	Lacks map[string]string
 }
+
+// RenovateBare is the allowedVersions value of versionings whose bare
+// version is exact (npm, Go, Helm, ...): the version without a "v".
+func RenovateBare(v string) string { return strings.TrimPrefix(v, "v") }
+
+// RenovateAsIs is the allowedVersions value of a versioning whose tags
+// are compared as written (Docker): the version unchanged.
+func RenovateAsIs(v string) string { return v }
+
+// RenovateEquals is the allowedVersions value of versionings where a
+// bare version is a caret (Cargo) or loose (HashiCorp) requirement: "=".
+func RenovateEquals(v string) string { return "=" + strings.TrimPrefix(v, "v") }
+
+// RenovateBracket is the allowedVersions value of versionings where a bare
+// version is a minimum or soft requirement (NuGet, Maven): "[v]".
+func RenovateBracket(v string) string { return "[" + strings.Trim(v, "[]") + "]" }
 
 // CleanPath cleans a repository-relative slash path ("./a/../b" is "b").
 func CleanPath(p string) string { return strings.TrimPrefix(path.Clean("/"+p), "/") }

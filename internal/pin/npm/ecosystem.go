@@ -23,7 +23,14 @@ var Definition = manifest.Definition{
 		{Name: "pnpm-lock.yaml", Match: manifest.Base("pnpm-lock.yaml"), Read: readPnpmLock},
 		{Name: "bun lock file", Match: manifest.Base("bun.lock", "bun.lockb")},
 	},
-	Inputs: Inputs,
+	Inputs:          Inputs,
+	Advisory:        "npm",
+	Dependabot:      []string{Name},
+	RenovateAllowed: manifest.RenovateBare,
+	Words:           `(?i)\bnpm\b|\bpackage(?:-lock)?\.json\b|\byarn\b|\bpnpm\b`,
+	Lacks: map[string]string{
+		"RenovateTopics": "Renovate titles its updates \"dependency\", which names no ecosystem",
+	},
 }
 
 // Normalize lower-cases a package name.

@@ -24,11 +24,18 @@ var Definition = manifest.Definition{
 		{Name: "packages.lock.json", Match: manifest.LowerBase("packages.lock.json"), Read: readNuGetLock},
 		{Name: "dotnet-tools.json", Match: manifest.LowerBase("dotnet-tools.json"), Read: readDotnetTools},
 	},
-	Exact:   manifest.BracketExact,
-	Same:    manifest.SameTrimmedVersion,
-	Inputs:  Inputs,
-	Resolve: resolveProjects,
-	Via:     "MSBuild's evaluation",
+	Exact:           manifest.BracketExact,
+	Same:            manifest.SameTrimmedVersion,
+	Inputs:          Inputs,
+	Resolve:         resolveProjects,
+	Via:             "MSBuild's evaluation",
+	Advisory:        "nuget",
+	Dependabot:      []string{Name},
+	RenovateAllowed: manifest.RenovateBracket,
+	Lacks: map[string]string{
+		"RenovateTopics": "Renovate titles its updates \"dependency\", which names no ecosystem",
+		"Words":          "none yet: inference from prose covers the six ecosystems of issue 17; words for this one would change which records infer",
+	},
 }
 
 // Inputs are the files whose change can alter the package versions NuGet

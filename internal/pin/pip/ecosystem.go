@@ -14,7 +14,7 @@ const Name = "pip"
 // Definition registers pip in internal/pin's registry table.
 var Definition = manifest.Definition{
 	Name:        Name,
-	Aliases:     []string{"uv", "poetry", "pypi", "python", "pipenv", "pip-compile", "pip_compile", "pdm", "hatch", "setuptools"},
+	Aliases:     []string{"poetry", "pypi", "python", "pipenv", "pip-compile", "pip_compile", "pdm", "hatch", "setuptools"},
 	Datasources: []string{"pypi"},
 	Normalize:   Normalize,
 	Compare:     Compare,
@@ -34,7 +34,14 @@ var Definition = manifest.Definition{
 		// decides (readRequirementsLock).
 		{Name: "requirements.lock (rye, or Helm v1)", Match: isRyeLock, Read: readRequirementsLock},
 	},
-	Inputs: Inputs,
+	Inputs:          Inputs,
+	Advisory:        "pip",
+	Dependabot:      []string{"pip", "uv"},
+	RenovateAllowed: func(v string) string { return "==" + v },
+	Words:           `(?i)\bpip\b|\bpypi\b|\bpyproject\.toml\b|\brequirements[-\w]*\.txt\b|\buv\.lock\b|\bpoetry\b|\bpipfile\b`,
+	Lacks: map[string]string{
+		"RenovateTopics": "Renovate titles its updates \"dependency\", which names no ecosystem",
+	},
 }
 
 // Normalize is PEP 503's name normalisation ("Foo.Bar_baz" is "foo-bar-baz").

@@ -25,11 +25,18 @@ var Definition = manifest.Definition{
 		{Name: ".terraform.lock.hcl", Match: manifest.Base(".terraform.lock.hcl"), Read: readTerraformLock},
 		{Name: "Terragrunt configuration", Match: isTerragruntPath, Read: readTerragrunt, ViaResolver: true},
 	},
-	Exact:   terraformExact,
-	Same:    manifest.SameVersion,
-	Inputs:  Inputs,
-	Resolve: resolveModules,
-	Via:     "the calling root modules' .terraform.lock.hcl",
+	Exact:           terraformExact,
+	Same:            manifest.SameVersion,
+	Inputs:          Inputs,
+	Resolve:         resolveModules,
+	Via:             "the calling root modules' .terraform.lock.hcl",
+	Dependabot:      []string{Name},
+	RenovateTopics:  []string{"terraform"},
+	RenovateAllowed: manifest.RenovateEquals,
+	Lacks: map[string]string{
+		"Advisory": "GitHub's advisory database does not cover Terraform providers and modules (ADR 0275)",
+		"Words":    "none yet: inference from prose covers the six ecosystems of issue 17; words for this one would change which records infer",
+	},
 }
 
 // Inputs are the files whose change can alter the provider and module

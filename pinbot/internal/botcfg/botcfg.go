@@ -130,25 +130,9 @@ func (r Rule) inDirectory(dir string) bool {
 }
 
 // RenovateAllowed is the allowedVersions value that keeps Renovate at the
-// pinned version, in the versioning of the pin's ecosystem. pinbot's
-// comment suggests the same value.
-func RenovateAllowed(p pin.Pin) string {
-	v := strings.TrimLeft(strings.TrimSpace(p.Version), "=")
-	switch p.Ecosystem {
-	case pin.Pip:
-		return "==" + v
-	case pin.Docker:
-		return v
-	case pin.Cargo, pin.Terraform:
-		// A bare version is a caret (Cargo) or exact-but-loose
-		// (HashiCorp) requirement in their versionings: say "=".
-		return "=" + strings.TrimPrefix(v, "v")
-	case pin.NuGet, pin.Maven, pin.Gradle:
-		// A bare version is a minimum or soft requirement: bracket it.
-		return "[" + strings.Trim(v, "[]") + "]"
-	}
-	return strings.TrimPrefix(v, "v")
-}
+// pinned version, in the versioning of the pin's ecosystem (its registry
+// row's rule, ADR 0341). pinbot's comment suggests the same value.
+func RenovateAllowed(p pin.Pin) string { return pin.RenovateAllowed(p.Ecosystem, p.Version) }
 
 // Options say which bots' configuration Sync manages (.github/pinbot.yml's
 // sync key). A bot is managed only where its configuration file exists:

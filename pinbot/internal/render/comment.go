@@ -6,10 +6,10 @@ package render
 import (
 	"fmt"
 	"net/url"
-	"path"
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/adr"
@@ -215,18 +215,16 @@ func ignoreTargets(r enforce.Result, ps []enforce.PinResult) []string {
 	for _, p := range ps {
 		c := p.Change
 		if name, ok := r.Dependabot.EcosystemFor(c.Ecosystem, c.Manifest); ok {
-			dir := "/" + strings.Trim(path.Dir(c.Manifest), "./")
-			if c.Ecosystem == pin.Actions {
-				dir = "/"
-			}
+			dir := pin.DependabotDirectory(c.Ecosystem, c.Manifest)
 			out = append(out, fmt.Sprintf("package-ecosystem: %q, directory: %q", name, dir))
 			continue
 		}
-		if c.Ecosystem == pin.Pip {
-			out = append(out, "package-ecosystem: \"pip\" (or \"uv\")")
-			continue
+		names := pin.DependabotNames(c.Ecosystem)
+		line := fmt.Sprintf("package-ecosystem: %q", names[0])
+		if len(names) > 1 {
+			line += " (or " + quoteAll(names[1:]) + ")"
 		}
-		out = append(out, fmt.Sprintf("package-ecosystem: %q", dependabotEcosystem(c.Ecosystem)))
+		out = append(out, line)
 	}
 	return dedupe(out)
 }
@@ -367,24 +365,13 @@ func text(s string) string {
 	return textEscaper.Replace(cell(s))
 }
 
-// dependabotEcosystem maps an ecosystem to dependabot.yml's
-// package-ecosystem value.
-func dependabotEcosystem(e pin.Ecosystem) string {
-	switch e {
-	case pin.Pip:
-		return "pip"
-	case pin.Gomod:
-		return "gomod"
-	case pin.NPM:
-		return "npm"
-	case pin.Helm:
-		return "helm"
-	case pin.Docker:
-		return "docker"
-	case pin.Actions:
-		return "github-actions"
+// quoteAll quotes each name, comma-separated.
+func quoteAll(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
 	}
-	return string(e)
+	return strings.Join(q, ", ")
 }
 
 // Summary renders the check run's title and summary: the verdict, each pin

@@ -25,31 +25,9 @@ const AdvisoryTTL = time.Hour
 const maxAffects = 50
 
 // AdvisoryEcosystem is GitHub's advisory database name for an ecosystem,
-// and false for those it does not cover (Docker, Helm, Terraform): their
-// pins show "not covered", never "none" (ADR 0275).
-func AdvisoryEcosystem(e pin.Ecosystem) (string, bool) {
-	switch e {
-	case pin.Actions:
-		return "actions", true
-	case pin.Composer:
-		return "composer", true
-	case pin.Gomod:
-		return "go", true
-	case pin.Maven, pin.Gradle:
-		return "maven", true
-	case pin.NPM:
-		return "npm", true
-	case pin.NuGet:
-		return "nuget", true
-	case pin.Pip:
-		return "pip", true
-	case pin.Bundler:
-		return "rubygems", true
-	case pin.Cargo:
-		return "rust", true
-	}
-	return "", false
-}
+// and false for those it does not cover; the names live in the
+// ecosystems' registry rows (pin.AdvisoryEcosystem, ADR 0341).
+func AdvisoryEcosystem(e pin.Ecosystem) (string, bool) { return pin.AdvisoryEcosystem(e) }
 
 // PinAdvisories is what the advisory database says of one pinned version.
 type PinAdvisories struct {
@@ -157,10 +135,7 @@ func (a *Advisories) ForSource(ctx context.Context, src *GitHub, pins []pin.Pin)
 // "v1.2.3" name 1.40.1 and 1.2.3 in GitHub's ranges, except Go's, whose
 // versions keep their v).
 func affectsSpec(p pin.Pin) string {
-	v := strings.TrimLeft(strings.TrimSpace(p.Version), "=")
-	if p.Ecosystem != pin.Gomod {
-		v = strings.TrimPrefix(v, "v")
-	}
+	v := pin.AdvisoryVersion(p.Ecosystem, p.Version)
 	if i := strings.Index(v, "@"); i >= 0 { // an action's "v4.2.2@<sha>"
 		v = v[:i]
 	}
