@@ -194,11 +194,11 @@ func main() {
 	for _, s := range splits {
 		for pass := 1; pass <= 2; pass++ {
 			t := tot[key{s, pass}]
-			name := "pass 1 (default discovery)"
+			name := "pass 1 (default discovery):"
 			if pass == 2 {
-				name = "pass 2 (folder given)    "
+				name = "pass 2 (folder given):"
 			}
-			fmt.Printf("%-6s %s: recall %s (%d/%d), %d false pins, %d of %d records read\n",
+			fmt.Printf("%-6s %-27s recall %s (%d/%d), %d false pins, %d of %d records read\n",
 				s, name, Pct(t.TP, t.Exp), t.TP, t.Exp, t.FP, t.Read, t.Records)
 		}
 	}
