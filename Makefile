@@ -350,6 +350,17 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 	cd operator && go build -o $(BIN)/soak ./test/cmd/soak
 	cd operator && $(BIN)/soak --bench $(SOAK_FLAGS) $(OPERATOR_BENCH_FLAGS) --dir "$(ROOT)/out/bench"
 
+# Decision records nobody tuned on (issue 35, test/records/README.md): both
+# halves and the shared corpus. The texts are not in git: materialize them
+# into RECORDS_DIR first (test/records/materialize.sh).
+RECORDS_DIR ?= /work/records-cache
+.PHONY: bench-records
+bench-records: build ## Score pinbot on test/records (tune, test) and the shared corpus (RECORDS_DIR: materialized texts).
+	@test -d "$(RECORDS_DIR)" || { echo "no texts in $(RECORDS_DIR): run RECORDS_DIR=$(RECORDS_DIR) test/records/materialize.sh"; exit 1; }
+	go run ./test/records/score --pinbot "$(BIN)/pinbot" --texts "$(RECORDS_DIR)" --split tune
+	go run ./test/records/score --pinbot "$(BIN)/pinbot" --texts "$(RECORDS_DIR)" --split test
+	go run ./test/records/score --pinbot "$(BIN)/pinbot" --shared /work/shared/corpus/real-adrs
+
 .PHONY: bench-capsule
 bench-capsule: build $(HELM) test-assets ## Capsule's webhooks against our admission policies, side by side (CAPSULE_SRC: a Capsule checkout; CAPSULE_BIN: its manager, else built; ADR 0301, 0302; not in test or bench).
 	cd operator && go run ./test/capsulebench --src "$(CAPSULE_SRC)" $(if $(CAPSULE_BIN),--capsule-bin "$(CAPSULE_BIN)") \

@@ -1,0 +1,143 @@
+package main
+
+// The pure part of the scorer: matching pinbot's pins against the labels,
+// exactly as /work/shared/corpus/real-adrs/score.sh does (only enforced pins
+// count, optional pins are neutral, package names match case-insensitively
+// or by a "/"-suffix, versions ignore a leading v or =, ecosystems through
+// aliases).
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Pin is one expected, optional or found pin.
+type Pin struct {
+	Ecosystem string `json:"ecosystem"`
+	Package   string `json:"package"`
+	Version   string `json:"version"`
+}
+
+// FoundPin is a pin as `pinbot pins -o json` lists it.
+type FoundPin struct {
+	Ecosystem string `json:"ecosystem"`
+	Package   string `json:"package"`
+	Version   string `json:"version"`
+	Enforced  bool   `json:"enforced"`
+	ADR       *struct {
+		Path   string `json:"path"`
+		Status string `json:"status"`
+	} `json:"adr"`
+}
+
+// ecoAlias maps an ecosystem's other names to the one score.sh compares.
+var ecoAlias = map[string]string{
+	"uv": "pip", "poetry": "pip", "pipenv": "pip", "rust": "cargo", "rubygems": "bundler",
+	"go": "gomod", "golang": "gomod", "yarn": "npm", "pnpm": "npm", "actions": "github-actions",
+}
+
+// Eco is an ecosystem's canonical name.
+func Eco(e string) string {
+	e = strings.ToLower(e)
+	if a, ok := ecoAlias[e]; ok {
+		return a
+	}
+	return e
+}
+
+// PkgEq: equal ignoring case, or one ends with "/" + the other.
+func PkgEq(a, b string) bool {
+	a, b = strings.ToLower(a), strings.ToLower(b)
+	return a == b || strings.HasSuffix(a, "/"+b) || strings.HasSuffix(b, "/"+a)
+}
+
+// VerEq: equal after stripping leading v, V and = (as Python's lstrip("vV=")).
+func VerEq(a, b string) bool {
+	return strings.TrimLeft(a, "vV=") == strings.TrimLeft(b, "vV=")
+}
+
+// Match reports whether a found pin is the expected one. An empty ecosystem
+// on either side matches any.
+func Match(found FoundPin, exp Pin) bool {
+	if !PkgEq(found.Package, exp.Package) || !VerEq(found.Version, exp.Version) {
+		return false
+	}
+	return exp.Ecosystem == "" || found.Ecosystem == "" || Eco(found.Ecosystem) == Eco(exp.Ecosystem)
+}
+
+// Result is one record's score in one pass.
+type Result struct {
+	TP       int
+	FP       []FoundPin // enforced pins neither expected nor optional
+	FN       []Pin      // expected pins not found
+	Listed   int        // pins of the record listed but not enforced
+	Expected int
+}
+
+// Score compares the pins pinbot listed for the record at path with its
+// labels. Pins without an adr path are taken as the record's (score.sh).
+func Score(path string, pins []FoundPin, exp, opt []Pin) Result {
+	r := Result{Expected: len(exp)}
+	used := make([]bool, len(exp))
+	for _, p := range pins {
+		if p.ADR != nil && p.ADR.Path != "" && p.ADR.Path != path {
+			continue
+		}
+		if !p.Enforced {
+			r.Listed++
+			continue
+		}
+		hit := -1
+		for i, x := range exp {
+			if !used[i] && Match(p, x) {
+				hit = i
+				break
+			}
+		}
+		if hit >= 0 {
+			used[hit] = true
+			r.TP++
+			continue
+		}
+		neutral := false
+		for _, x := range opt {
+			if Match(p, x) {
+				neutral = true
+				break
+			}
+		}
+		if !neutral {
+			r.FP = append(r.FP, p)
+		}
+	}
+	for i, x := range exp {
+		if !used[i] {
+			r.FN = append(r.FN, x)
+		}
+	}
+	return r
+}
+
+// Totals adds up a split's results in one pass.
+type Totals struct {
+	TP, FP, Exp, Read, Records int
+}
+
+// Add counts one record.
+func (t *Totals) Add(r Result, read bool) {
+	t.TP += r.TP
+	t.FP += len(r.FP)
+	t.Exp += r.Expected
+	t.Records++
+	if read {
+		t.Read++
+	}
+}
+
+// Pct formats a/b as score.sh does ("n/a" when b is 0).
+func Pct(a, b int) string {
+	if b == 0 {
+		return "n/a"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(a)/float64(b))
+}

@@ -1,0 +1,106 @@
+package main
+
+import "testing"
+
+func TestPkgEq(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"react", "react", true},
+		{"React", "react", true},
+		{"github.com/golangci/golangci-lint", "golangci-lint", true},
+		{"golangci-lint", "github.com/golangci/golangci-lint", true},
+		{"github.com/jackc/pgx/v5", "pgx", false},
+		{"@swc/helpers", "helpers", true},
+		{"pgx", "pgxpool", false},
+		{"lint", "golangci-lint", false},
+	} {
+		if got := PkgEq(c.a, c.b); got != c.want {
+			t.Errorf("PkgEq(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestVerEq(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		want bool
+	}{
+		{"1.2.3", "1.2.3", true},
+		{"v1.2.3", "1.2.3", true},
+		{"==1.40.1", "1.40.1", true},
+		{"=v2.0.0", "V2.0.0", true},
+		{"1.2.3", "1.2.4", false},
+		{"1.2", "1.2.0", false},
+	} {
+		if got := VerEq(c.a, c.b); got != c.want {
+			t.Errorf("VerEq(%q, %q) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+}
+
+func TestMatchEcosystems(t *testing.T) {
+	for _, c := range []struct {
+		found, exp string
+		want       bool
+	}{
+		{"gomod", "go", true},
+		{"pnpm", "npm", true},
+		{"uv", "pip", true},
+		{"rubygems", "bundler", true},
+		{"actions", "github-actions", true},
+		{"", "npm", true},
+		{"npm", "", true},
+		{"npm", "composer", false},
+	} {
+		f := FoundPin{Ecosystem: c.found, Package: "guzzlehttp/guzzle", Version: "7.8.1"}
+		e := Pin{Ecosystem: c.exp, Package: "guzzlehttp/guzzle", Version: "7.8.1"}
+		if got := Match(f, e); got != c.want {
+			t.Errorf("Match(eco %q vs %q) = %v, want %v", c.found, c.exp, got, c.want)
+		}
+	}
+}
+
+func adr(path string) *struct {
+	Path   string `json:"path"`
+	Status string `json:"status"`
+} {
+	return &struct {
+		Path   string `json:"path"`
+		Status string `json:"status"`
+	}{Path: path}
+}
+
+func TestScore(t *testing.T) {
+	const path = "docs/adr/0001-x.md"
+	exp := []Pin{{"npm", "react", "19.1.0"}, {"npm", "next", "15.1.12"}}
+	opt := []Pin{{"npm", "react", "19.2.0"}}
+	pins := []FoundPin{
+		{Ecosystem: "npm", Package: "react", Version: "19.1.0", Enforced: true, ADR: adr(path)},
+		{Ecosystem: "npm", Package: "react", Version: "19.1.0", Enforced: true, ADR: adr(path)},                  // a duplicate is a false pin, as in score.sh
+		{Ecosystem: "npm", Package: "react", Version: "19.2.0", Enforced: true, ADR: adr(path)},                  // optional: neutral
+		{Ecosystem: "npm", Package: "next", Version: "15.1.12", Enforced: false, ADR: adr(path)},                 // listed, not enforced: not found
+		{Ecosystem: "npm", Package: "vue", Version: "3.0.0", Enforced: true, ADR: adr("docs/adr/0002-other.md")}, // another record's
+		{Ecosystem: "pip", Package: "pydantic", Version: "2.7", Enforced: true},                                  // no adr path: this record's
+	}
+	r := Score(path, pins, exp, opt)
+	if r.TP != 1 || len(r.FP) != 2 || len(r.FN) != 1 || r.Listed != 1 || r.Expected != 2 {
+		t.Fatalf("Score = TP %d FP %d FN %d listed %d expected %d; want 1 2 1 1 2", r.TP, len(r.FP), len(r.FN), r.Listed, r.Expected)
+	}
+	if r.FN[0].Package != "next" {
+		t.Errorf("missed %v, want next", r.FN[0])
+	}
+	var tot Totals
+	tot.Add(r, true)
+	tot.Add(Score(path, nil, nil, nil), false)
+	if tot.TP != 1 || tot.FP != 2 || tot.Exp != 2 || tot.Read != 1 || tot.Records != 2 {
+		t.Errorf("Totals = %+v", tot)
+	}
+	if got := Pct(tot.TP, tot.Exp); got != "50%" {
+		t.Errorf("Pct = %q, want 50%%", got)
+	}
+	if got := Pct(0, 0); got != "n/a" {
+		t.Errorf("Pct(0,0) = %q", got)
+	}
+}
