@@ -28,6 +28,7 @@ import (
 	"github.com/kubetenant/kubetenant/internal/audit"
 	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
+	"github.com/kubetenant/kubetenant/internal/pin/pip"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/lru"
 )
@@ -424,12 +425,26 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 	for _, p := range in.PR.Files {
 		judged = judged || pin.IsManifest(p) || kube(p) || pin.IsInput(p)
 	}
-	if !judged {
+	// A pip requirements file may include a file of any name (-r, -c; ADR
+	// 0330): when a record pins a pip package (or one of no known
+	// ecosystem), a pull request changing no manifest is judged if the
+	// merge base has a requirements file that could include what it
+	// changes. The tree read below is then the same one.
+	if !judged && !pipPinned(records) {
 		return
 	}
 	mb, err := src.Tree(ctx, cmp.MergeBase)
 	if err != nil {
 		fail(fmt.Errorf("reading the tree of merge base %s: %w", short(cmp.MergeBase), err))
+		return
+	}
+	for p := range mb.Files {
+		if judged {
+			break
+		}
+		judged = pip.IsRequirementsPath(p)
+	}
+	if !judged {
 		return
 	}
 	// The head's tree is the merge base's with the changed files replaced:
@@ -914,4 +929,17 @@ func headRecords(ctx context.Context, read *reader, files []ChangedFile, in *enf
 		}
 	}
 	return out
+}
+
+// pipPinned reports whether a record pins a pip package or a package of no
+// known ecosystem (enforced by name in every ecosystem).
+func pipPinned(records []adr.Record) bool {
+	for _, r := range records {
+		for _, p := range r.Pins {
+			if p.Ecosystem == pin.Pip || p.Ecosystem == "" {
+				return true
+			}
+		}
+	}
+	return false
 }
