@@ -346,6 +346,7 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 		(cd $$m && go test $(BENCH_FLAGS) ./...) || exit 1; \
 	done
 	@echo "==> own decision-record corpus (docs/records.md)"; go test -count=1 -run '^TestCorpusScore$$' -v ./internal/adr/ | grep 'own corpus:'
+	@echo "==> real decision records: test/records halves and the shared corpus (issue 35)"; $(MAKE) --no-print-directory bench-records
 	@echo "==> operator figures (operator/test/cmd/soak --bench: idle, 1,000 Tenants by kubectl apply, resync, plain client x4 and x16, cold start)"
 	cd operator && go build -o $(BIN)/soak ./test/cmd/soak
 	cd operator && $(BIN)/soak --bench $(SOAK_FLAGS) $(OPERATOR_BENCH_FLAGS) --dir "$(ROOT)/out/bench"
@@ -353,13 +354,18 @@ bench: build test-assets ## Run the benchmarks and print the figures the README 
 # Decision records nobody tuned on (issue 35, test/records/README.md): both
 # halves and the shared corpus. The texts are not in git: materialize them
 # into RECORDS_DIR first (test/records/materialize.sh).
-RECORDS_DIR ?= /work/records-cache
+# The shared corpus (real-adrs) lies beside the checkout, as on the
+# developers' machines and in CI.
+RECORDS_DIR   ?= $(abspath $(ROOT)/../records-cache)
+SHARED_CORPUS ?= $(abspath $(ROOT)/../shared/corpus/real-adrs)
 .PHONY: bench-records
-bench-records: build ## Score pinbot on test/records (tune, test) and the shared corpus (RECORDS_DIR: materialized texts).
-	@test -d "$(RECORDS_DIR)" || { echo "no texts in $(RECORDS_DIR): run RECORDS_DIR=$(RECORDS_DIR) test/records/materialize.sh"; exit 1; }
-	go run ./test/records/score --pinbot "$(BIN)/pinbot" --texts "$(RECORDS_DIR)" --split tune
-	go run ./test/records/score --pinbot "$(BIN)/pinbot" --texts "$(RECORDS_DIR)" --split test
-	go run ./test/records/score --pinbot "$(BIN)/pinbot" --shared /work/shared/corpus/real-adrs
+bench-records: build ## Score pinbot on test/records (tune, test) and the shared corpus (RECORDS_DIR: materialized texts; SHARED_CORPUS).
+	@if [ -d "$(RECORDS_DIR)" ]; then \
+		go run ./test/records/score --pinbot "$(BIN)/pinbot" --texts "$(RECORDS_DIR)" --split tune && \
+		go run ./test/records/score --pinbot "$(BIN)/pinbot" --texts "$(RECORDS_DIR)" --split test; \
+	else echo "records corpus NOT scored: no texts in $(RECORDS_DIR) (run RECORDS_DIR=$(RECORDS_DIR) test/records/materialize.sh)"; fi
+	@if [ -d "$(SHARED_CORPUS)" ]; then go run ./test/records/score --pinbot "$(BIN)/pinbot" --shared "$(SHARED_CORPUS)"; \
+	else echo "shared corpus NOT scored: no $(SHARED_CORPUS)"; fi
 
 .PHONY: bench-capsule
 bench-capsule: build $(HELM) test-assets ## Capsule's webhooks against our admission policies, side by side (CAPSULE_SRC: a Capsule checkout; CAPSULE_BIN: its manager, else built; ADR 0301, 0302; not in test or bench).
