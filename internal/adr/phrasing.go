@@ -14,9 +14,12 @@ import (
 // headings end it even below a decision heading.
 var (
 	decisionHeading = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:architecture\s+)?decision(?:\s+outcome)?\b|^chosen option|^version matrix|^pinned (?:versions|dependencies)|^locked\b|^pins$|` +
-		// The decision in other languages (issue 35): décision, decisión,
+		// Headings that name the dependencies or versions the record
+		// adopts ("Dépendances ajoutées", "Versions retenues", "Dependencies
+		// added"), and the decision in other languages (issue 35): décision, decisión,
 		// decisão, Entscheidung, Beschluss, beslut, besluit, keputusan,
 		// quyết định, 決定, 决定, 결정, решение.
+		`^(?:\d+[.)]?\s*)?(?:d[ée]pendances|dependencies|abh[äa]ngigkeiten|dependencias|depend[êe]ncias)\s+(?:ajout[ée]es|retenues|adopt[ée]es|added|adopted|chosen|selected|hinzugef[üu]gt|gew[äa]hlt|a[ñn]adidas|adicionadas|elegidas|escolhidas)|^(?:versions?|versionen|versiones|vers[õo]es)\s+(?:retenues|choisies|adopt[ée]es|chosen|selected|adopted|gew[äa]hlt|elegidas|escolhidas)|` +
 		`^(?:\d+[.)]?\s*)?(?:d[ée]cision|decisi[óo]n|decis[ãa]o|entscheidung|beschluss|beslut|besluit|keputusan|quyết định|決定|决定|決策|决策|결정|решение)`)
 	excludedHeading = regexp.MustCompile(`consequence|context|alternative|option|rejected|rationale|update|upgrade|how to|how we|implementation|migration|risk|drivers|background|problem|pros|cons|not pinned|example|usage|guide|instructions|tutorial|` +
 		// The same parts in other languages: conséquences, contexte,
@@ -177,6 +180,15 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				for _, nc := range pairedCells(cells[pkgCol], cells[verCol]) {
 					name := cellName(nc[0])
 					if name == "" {
+						// "Drizzle ORM", "React DOM": a name of two or three
+						// words is the package they join with hyphens only
+						// when a manifest pins it at exactly this version.
+						if jn := joinedName(nc[0]); jn != "" {
+							v := strings.TrimLeft(strings.Trim(nc[1], "*`_ "), "=")
+							if exactVer.MatchString(v) && !partialVersion(v) {
+								p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: at, names: []string{jn}, version: v})
+							}
+						}
 						continue
 					}
 					// A version cell may carry its operator: "==1.40.1".
@@ -272,6 +284,18 @@ func cellName(c string) string {
 		return ""
 	}
 	return c
+}
+
+var nameWords = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(?: [A-Za-z][A-Za-z0-9]*){1,2}$`)
+
+// joinedName is a table cell of two or three plain words joined with
+// hyphens and lower-cased ("Drizzle ORM" is drizzle-orm), "" otherwise.
+func joinedName(c string) string {
+	c = strings.Trim(parenNote.ReplaceAllString(strings.Trim(c, "*`_ "), ""), "*`_ ")
+	if !nameWords.MatchString(c) {
+		return ""
+	}
+	return strings.ToLower(strings.ReplaceAll(c, " ", "-"))
 }
 
 var (
