@@ -144,7 +144,8 @@ func (p *parser) warn(line int, msg string) {
 
 func pathExt(p string) string { return path.Ext(p) }
 
-var nameNumber = regexp.MustCompile(`^(?i:adr)?[-_ ]?0*([0-9]{1,6})(?:[-_. ]|$)`)
+// The number of a record file: 0003-x.md, ADR-0003-x.md, and the other record kinds named like it (TDR-0006, PDR-12, DR-7: technical, product, plain decision records).
+var nameNumber = regexp.MustCompile(`^(?i:[a-z]{0,2}dr)?[-_ ]?0*([0-9]{1,6})(?:[-_. ]|$)`)
 
 // numberFromName reads the number from names like 0003-title.md,
 // 083-kopf.yaml or ADR-12-title.md.

@@ -69,3 +69,33 @@ func TestRecordClasses35(t *testing.T) {
 		})
 	}
 }
+
+// TestDiscoverDecisionNames35: folders and single files named for
+// decisions are found without a status line: hidden .adr/, Decision-Log/,
+// a subfolder of doc/decisions/, a root DECISOES.md or a
+// DECISIONS_NEEDED.md that writes decisions; a notes file and a folder too
+// deep are not.
+func TestDiscoverDecisionNames35(t *testing.T) {
+	rec := &fstest.MapFile{Data: []byte("# 1. X\n\nWe use hono.\n")}
+	for _, tt := range []struct {
+		name  string
+		files fstest.MapFS
+		want  []string
+	}{
+		{"hidden .adr folder", fstest.MapFS{".adr/0001-x.md": rec, ".cache/0001-x.md": rec}, []string{".adr"}},
+		{"Decision-Log folder", fstest.MapFS{"Decision-Log/0003-x.md": rec}, []string{"Decision-Log"}},
+		{"subfolder of a decisions folder", fstest.MapFS{"doc/decisions/technical/TDR-0004-x.md": rec}, []string{"doc/decisions/technical"}},
+		{"too deep without a status", fstest.MapFS{"a/b/c/adr/0001-x.md": rec}, nil},
+		{"single files named for decisions", fstest.MapFS{
+			"DECISOES.md":              {Data: []byte("# Decisões de versões\n\n- **hono:** 4.7.2\n")},
+			"docs/DECISIONS_NEEDED.md": {Data: []byte("# Plan\n\n## 1) Hashing\nDecision: `argon2@0.41.1`.\n")},
+			"docs/decision_record.md":  {Data: []byte("# Notes\n\nNothing decided here.\n")},
+		}, []string{"DECISOES.md", "docs/DECISIONS_NEEDED.md"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, Discover(tt.files).Dirs); diff != "" {
+				t.Errorf("Dirs (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
