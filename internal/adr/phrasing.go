@@ -196,6 +196,22 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 					v = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(v, "=="), "="), "= ")
 					add("", name, v, at)
 				}
+			case pkgCol < 0 && verCol >= 0 && verCol < len(cells):
+				// A table with a version column but no package column
+				// ("Layer | Choice | Version"): the leading name of each
+				// other cell is a candidate, a pin only where a manifest
+				// pins that name at exactly the row's version (issue 35).
+				v := strings.TrimLeft(strings.Trim(cells[verCol], "*`_ "), "=")
+				if exactVer.MatchString(v) && !partialVersion(v) {
+					for j, c := range cells {
+						if f := strings.Fields(strings.Trim(c, "*`_ ")); j != verCol && len(f) > 0 {
+							if name, ok := nameAt(strings.TrimRight(f[0], ",;:")); ok {
+								p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: at, names: []string{name}, version: v})
+							}
+						}
+					}
+				}
+				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 			default:
 				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 			}
