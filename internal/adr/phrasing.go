@@ -26,6 +26,9 @@ var (
 		// écartées, Kontext, Konsequenzen, konteks, konsekuensi, 背景, 結果,
 		// 代替案, 문제, 배경, 결과, 대안.
 		`cons[ée]quence|consecuencia|consequência|konsequenz|konsekuensi|konteks|contexto|kontext|[ée]cart[ée]|rejet|verworfen|abgelehnt|descartad|rechazad|rejeitad|alternativ|risque|riesgo|背景|結果|结果|代替|替代|문제|배경|결과|대안`)
+	// notDecided are the parts of a record without a decision heading
+	// that record rather than decide: status, history, references, links.
+	notDecided = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:status|statut|estado|stand|history|historique|historial|changelog|change log|references?|r[ée]f[ée]rences|referencias|refer[êe]ncias|links|liens|enlaces|see also|voir aussi)\b`)
 	// inlineExample is an illustration inside a sentence: "(e.g., expo@53.0.13
 	// vs 53.0.15)", ", for example X 1.2.3.": what it names is not decided.
 	inlineExample = regexp.MustCompile(`(?i)(?:\(|[,;:]\s*|\s)(?:e\.\s?g\.|for example|for instance|z\.\s?b\.|par exemple|por ejemplo|p\.\s?ex\.|例えば|例如)[^)]*?(?:\)|$|\.\s)`)
@@ -65,7 +68,7 @@ func decisionText(doc string) []section {
 			if exLevel > 0 {
 				continue
 			}
-			if excludedHeading.MatchString(strings.TrimSpace(strings.Trim(s.heading, "*_`"))) {
+			if h := strings.TrimSpace(strings.Trim(s.heading, "*_`")); excludedHeading.MatchString(h) || notDecided.MatchString(h) {
 				exLevel = s.level
 				continue
 			}
