@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -100,7 +101,7 @@ func Discover(fsys fs.FS) Discovery {
 		}
 		for _, e := range entries {
 			n := e.Name()
-			if !e.IsDir() || strings.HasPrefix(n, ".") || skippedDirs[strings.ToLower(n)] {
+			if !e.IsDir() || strings.HasPrefix(n, ".") && !decisionName(n) || skippedDirs[strings.ToLower(n)] {
 				continue
 			}
 			sub := path.Join(dir, n)
@@ -196,6 +197,14 @@ func (c *contentCheck) recordFolder(dir string) bool {
 		if e.IsDir() || !IsADRFile(p) || numberFromName(p) == 0 {
 			continue
 		}
+		if depthOf(dir) <= MaxServiceDepth+1 && decisionName(path.Base(dir)) || depthOf(dir) <= MaxServiceDepth+2 && decisionName(path.Base(path.Dir(dir))) {
+			// A folder named for decisions (Decision-Log/, .adr/,
+			// doc/decisions/technical/), as deep as the common folders are
+			// looked for, holding a numbered record: its records are read
+			// whatever status they write (issue 35).
+			c.seen[dir] = true
+			return true
+		}
 		if tried++; tried > 3 {
 			break
 		}
@@ -219,10 +228,11 @@ func (c *contentCheck) logFiles(dir string) []string {
 	for _, e := range entries {
 		n := strings.ToLower(e.Name())
 		p := path.Join(dir, e.Name())
-		if e.IsDir() || !IsADRFile(p) || !logNames[strings.TrimSuffix(n, path.Ext(n))] {
+		base := strings.TrimSuffix(n, path.Ext(n))
+		if e.IsDir() || !IsADRFile(p) || !logNames[base] && !logName.MatchString(base) {
 			continue
 		}
-		if c.hasStatus(p) {
+		if c.hasStatus(p) || logName.MatchString(base) && c.decides(p) {
 			out = append(out, p)
 		}
 	}
@@ -275,4 +285,43 @@ func holdsRecords(fsys fs.FS, dir string) bool {
 		}
 	}
 	return n > 0
+}
+
+var (
+	// decisionFolder is a folder name that says it holds decisions, in
+	// any case and language: adr, .adr, ADRs, TDR, decisions, Decision-Log,
+	// architecture-decision-record, décisions, decisões, Entscheidungen.
+	decisionFolder = regexp.MustCompile(`(?i)(?:^|[-_. ])[at]drs?(?:$|[-_. ])|decision|d[ée]cision|decis[õo]es|decisiones|entscheidung`)
+	// logName is the name (lower case, without extension) of a single
+	// file of decisions: DECISIONS.md, DECISOES.md, decision_record.md,
+	// DECISIONS_NEEDED.md, architecture-decisions.md, ADR-LOG.md.
+	logName = regexp.MustCompile(`^(?:architecture[-_ ]?)?(?:adrs?|decisions?|d[ée]cisions?|decis[õo]es|decisiones|entscheidungen)(?:[-_ ](?:log|records?|register|needed|made|taken))?$`)
+	// decidesLine is a heading or label of a decision, in several
+	// languages: "## Decisions", "Decision: ...", "# Decisões ...".
+	decidesLine = regexp.MustCompile(`(?im)^\s*(?:#{1,6}\s*|[-*]\s*)?(?:\*\*|__)?(?:\d+[.)]?\s*)?(?:decision|d[ée]cision|decis[ãa]o|decis[õo]es|decisi[óo]n|entscheidung|keputusan)`)
+)
+
+// decisionName reports whether a folder's name says it holds decisions.
+func decisionName(n string) bool { return decisionFolder.MatchString(n) }
+
+// decides reads the file at p and reports whether it writes a decision
+// heading or label (a single file of decisions without a status).
+func (c *contentCheck) decides(p string) bool {
+	if c.budget <= 0 {
+		return false
+	}
+	c.budget--
+	if fi, err := fs.Stat(c.fsys, p); err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
+		return false
+	}
+	data, err := fs.ReadFile(c.fsys, p)
+	return err == nil && decidesLine.Match(data)
+}
+
+// depthOf is how many folders below the root dir is ("." is 0).
+func depthOf(dir string) int {
+	if dir == "." || dir == "" {
+		return 0
+	}
+	return strings.Count(dir, "/") + 1
 }

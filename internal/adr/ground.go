@@ -116,6 +116,10 @@ func (x declIndex) lookup(name string) []pin.Declaration {
 	if len(full) > 0 {
 		return full
 	}
+	if len(short) == 0 && len(name) > 3 && strings.EqualFold(name[len(name)-3:], ".js") && !strings.Contains(name, "/") {
+		// "Next.js", "Vue.js": the project's name for the package next, vue.
+		return x.lookup(name[:len(name)-3])
+	}
 	return short
 }
 

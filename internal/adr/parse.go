@@ -57,6 +57,11 @@ func Parse(path string, data []byte) (Record, []Warning) {
 		p.rec.Title = titleFromName(path)
 	}
 	p.rec.Status = strings.ToLower(strings.TrimSpace(p.rec.Status))
+	if w := idleFolder(path); w != "" && classifyStatus(p.rec.Status) != statusIdle {
+		// A record filed in a superseded/, deprecated/ or archive/ folder
+		// is out of force whatever its own status line still says (issue 35).
+		p.rec.Status = w
+	}
 	class := classifyStatus(p.rec.Status)
 	p.rec.Enforced = class == statusEnforced
 	for i := range p.rec.Clues.mentions {
@@ -139,7 +144,8 @@ func (p *parser) warn(line int, msg string) {
 
 func pathExt(p string) string { return path.Ext(p) }
 
-var nameNumber = regexp.MustCompile(`^(?i:adr)?[-_ ]?0*([0-9]{1,6})(?:[-_. ]|$)`)
+// The number of a record file: 0003-x.md, ADR-0003-x.md, and the other record kinds named like it (TDR-0006, PDR-12, DR-7: technical, product, plain decision records).
+var nameNumber = regexp.MustCompile(`^(?i:[a-z]{0,2}dr)?[-_ ]?0*([0-9]{1,6})(?:[-_. ]|$)`)
 
 // numberFromName reads the number from names like 0003-title.md,
 // 083-kopf.yaml or ADR-12-title.md.
@@ -657,4 +663,24 @@ func (p *parser) narrowUnreadable() {
 	}
 	slices.Sort(ecos)
 	w.Ecosystems = slices.Compact(ecos)
+}
+
+// idleFolders are the folder names teams file records out of force under,
+// with the status such a folder means.
+var idleFolders = map[string]string{
+	"superseded": "superseded", "deprecated": "deprecated", "obsolete": "deprecated",
+	"archive": "deprecated", "archived": "deprecated", "retired": "deprecated",
+	"rejected": "rejected", "abandoned": "rejected",
+}
+
+// idleFolder returns the status a folder of path says its record has ("" for
+// none): a record in docs/adr/superseded/ is superseded.
+func idleFolder(path string) string {
+	elems := strings.Split(strings.ToLower(strings.ReplaceAll(path, "\\", "/")), "/")
+	for _, e := range elems[:max(0, len(elems)-1)] {
+		if w, ok := idleFolders[strings.Trim(e, "_-. ")]; ok {
+			return w
+		}
+	}
+	return ""
 }

@@ -13,8 +13,25 @@ import (
 // decisionHeading matches the headings of the decision part; excluded
 // headings end it even below a decision heading.
 var (
-	decisionHeading = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:architecture\s+)?decision(?:\s+outcome)?\b|^chosen option|^version matrix|^pinned (?:versions|dependencies)|^locked\b|^pins$`)
-	excludedHeading = regexp.MustCompile(`consequence|context|alternative|option|rejected|rationale|update|upgrade|how to|how we|implementation|migration|risk|drivers|background|problem|pros|cons|not pinned|example|usage|guide|instructions|tutorial`)
+	decisionHeading = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:architecture\s+)?decision(?:\s+outcome)?\b|^chosen option|^version matrix|^pinned (?:versions|dependencies)|^locked\b|^pins$|` +
+		// Headings that name the dependencies or versions the record
+		// adopts ("Dépendances ajoutées", "Versions retenues", "Dependencies
+		// added"), and the decision in other languages (issue 35): décision, decisión,
+		// decisão, Entscheidung, Beschluss, beslut, besluit, keputusan,
+		// quyết định, 決定, 决定, 결정, решение.
+		`^(?:\d+[.)]?\s*)?(?:d[ée]pendances|dependencies|abh[äa]ngigkeiten|dependencias|depend[êe]ncias)\s+(?:ajout[ée]es|retenues|adopt[ée]es|added|adopted|chosen|selected|hinzugef[üu]gt|gew[äa]hlt|a[ñn]adidas|adicionadas|elegidas|escolhidas)|^(?:versions?|versionen|versiones|vers[õo]es)\s+(?:retenues|choisies|adopt[ée]es|chosen|selected|adopted|gew[äa]hlt|elegidas|escolhidas)|` +
+		`^(?:\d+[.)]?\s*)?(?:d[ée]cision|decisi[óo]n|decis[ãa]o|entscheidung|beschluss|beslut|besluit|keputusan|quyết định|決定|决定|決策|决策|결정|решение)`)
+	excludedHeading = regexp.MustCompile(`consequence|context|alternative|option|rejected|rationale|update|upgrade|how to|how we|implementation|migration|risk|drivers|background|problem|pros|cons|not pinned|example|usage|guide|instructions|tutorial|` +
+		// The same parts in other languages: conséquences, contexte,
+		// écartées, Kontext, Konsequenzen, konteks, konsekuensi, 背景, 結果,
+		// 代替案, 문제, 배경, 결과, 대안.
+		`cons[ée]quence|consecuencia|consequência|konsequenz|konsekuensi|konteks|contexto|kontext|[ée]cart[ée]|rejet|verworfen|abgelehnt|descartad|rechazad|rejeitad|alternativ|risque|riesgo|背景|結果|结果|代替|替代|문제|배경|결과|대안`)
+	// notDecided are the parts of a record without a decision heading
+	// that record rather than decide: status, history, references, links.
+	notDecided = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:status|statut|estado|stand|history|historique|historial|changelog|change log|references?|r[ée]f[ée]rences|referencias|refer[êe]ncias|links|liens|enlaces|see also|voir aussi)\b`)
+	// inlineExample is an illustration inside a sentence: "(e.g., expo@53.0.13
+	// vs 53.0.15)", ", for example X 1.2.3.": what it names is not decided.
+	inlineExample = regexp.MustCompile(`(?i)(?:\(|[,;:]\s*|\s)(?:e\.\s?g\.|for example|for instance|z\.\s?b\.|par exemple|por ejemplo|p\.\s?ex\.|例えば|例如)[^)]*?(?:\)|$|\.\s)`)
 	// exampleLine starts a line that illustrates rather than decides.
 	exampleLine = regexp.MustCompile(`(?i)^\s*(?:[-*>]\s*)?(?:\*\*|_)?(?:for example|for instance|e\.\s?g\.|example|eg\b|z\.\s?b\.|par exemple|por ejemplo|bijvoorbeeld|misalnya|contoh|ví dụ|例如|例えば)`)
 	exactVer    = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+][0-9A-Za-z.-]+)?$`)
@@ -30,6 +47,35 @@ func decisionText(doc string) []section {
 	var out []section
 	secs := sections(doc)
 	inLevel := 0 // level of the decision heading in force, 0 for none
+	decided := false
+	for _, s := range secs {
+		h := strings.TrimSpace(strings.Trim(s.heading, "*_`"))
+		decided = decided || s.level > 0 && decisionHeading.MatchString(h) && !excludedHeading.MatchString(h)
+	}
+	if !decided {
+		// A record without a decision heading ("## Versions retenues",
+		// "## 정확 버전표"): its decision is every part that is not context,
+		// options, consequences or another excluded part (issue 35).
+		out := []section{}
+		exLevel := 0 // level of the excluded heading in force
+		for _, s := range secs {
+			if s.level == 0 {
+				continue
+			}
+			if exLevel > 0 && s.level <= exLevel {
+				exLevel = 0
+			}
+			if exLevel > 0 {
+				continue
+			}
+			if h := strings.TrimSpace(strings.Trim(s.heading, "*_`")); excludedHeading.MatchString(h) || notDecided.MatchString(h) {
+				exLevel = s.level
+				continue
+			}
+			out = append(out, s)
+		}
+		return out
+	}
 	for _, s := range secs {
 		h := strings.TrimSpace(strings.Trim(s.heading, "*_`"))
 		if s.level > 0 && inLevel > 0 && s.level <= inLevel {
@@ -126,21 +172,49 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				for j, c := range cells {
 					c = strings.ToLower(c)
 					switch {
-					case pkgCol < 0 && regexp.MustCompile(`package|dependency|library|module|crate|gem|chart|image|component|tool|name`).MatchString(c):
+					case pkgCol < 0 && pkgHeader.MatchString(c):
 						pkgCol = j
-					case verCol < 0 && strings.Contains(c, "version"):
+					case verCol < 0 && verHeader.MatchString(c):
 						verCol = j
 					}
 				}
 			case isSeparator(cells):
 			case pkgCol >= 0 && verCol >= 0 && pkgCol < len(cells) && verCol < len(cells):
-				name := cellName(cells[pkgCol])
-				if name != "" {
+				for _, nc := range pairedCells(cells[pkgCol], cells[verCol]) {
+					name := cellName(nc[0])
+					if name == "" {
+						// "Drizzle ORM", "React DOM": a name of two or three
+						// words is the package they join with hyphens only
+						// when a manifest pins it at exactly this version.
+						if jn := joinedName(nc[0]); jn != "" {
+							v := strings.TrimLeft(strings.Trim(nc[1], "*`_ "), "=")
+							if exactVer.MatchString(v) && !partialVersion(v) {
+								p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: at, names: []string{jn}, version: v})
+							}
+						}
+						continue
+					}
 					// A version cell may carry its operator: "==1.40.1".
-					v := strings.Trim(cells[verCol], "*`_ ")
+					v := strings.Trim(nc[1], "*`_ ")
 					v = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(v, "=="), "="), "= ")
 					add("", name, v, at)
 				}
+			case pkgCol < 0 && verCol >= 0 && verCol < len(cells):
+				// A table with a version column but no package column
+				// ("Layer | Choice | Version"): the leading name of each
+				// other cell is a candidate, a pin only where a manifest
+				// pins that name at exactly the row's version (issue 35).
+				v := strings.TrimLeft(strings.Trim(cells[verCol], "*`_ "), "=")
+				if exactVer.MatchString(v) && !partialVersion(v) {
+					for j, c := range cells {
+						if f := strings.Fields(strings.Trim(c, "*`_ ")); j != verCol && len(f) > 0 {
+							if name, ok := nameAt(strings.TrimRight(f[0], ",;:")); ok {
+								p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: at, names: []string{name}, version: v})
+							}
+						}
+					}
+				}
+				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 			default:
 				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 			}
@@ -151,6 +225,9 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 			// "For example, pin requests to 2.31.0": an illustration.
 			continue
 		}
+		// "(e.g., expo@53.0.13 vs 53.0.15)": an illustration inside the
+		// sentence names nothing the decision holds.
+		ln = inlineExample.ReplaceAllStringFunc(ln, func(m string) string { return strings.Repeat(" ", len(m)) })
 		p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 		for _, m := range atForm.FindAllStringSubmatch(ln, -1) {
 			add(ecoOfAt(m[1]), m[1], m[2], at)
@@ -189,6 +266,31 @@ func isSeparator(cells []string) bool {
 	return true
 }
 
+var (
+	// pkgHeader names a table's package column, in any language: Package,
+	// Dependency, Paquet, Dépendance, Paket, Abhängigkeit, Paquete,
+	// Dependencia, Pacote, Dependência, Bibliothèque, パッケージ, 패키지, 依赖 …
+	pkgHeader = regexp.MustCompile(`package|dependency|library|module|crate|gem|chart|image|component|tool|name|paquet|paquete|pacote|paket|d[ée]pendanc|dependenc|depend[êe]ncia|abh[äa]ngigkeit|biblioth|librer[ií]a|bibliotec|pustaka|modul|nom\b|nombre|nome|パッケージ|ライブラリ|依存|패키지|라이브러리|의존성|依赖|库|包`)
+	// verHeader names its version column: Version, Versión, Versão, Versie,
+	// Versi, バージョン, 버전, 版本 …
+	verHeader = regexp.MustCompile(`versi|バージョン|버전|版本`)
+)
+
+// pairedCells splits a name cell and a version cell that pair several
+// packages with " / " ("Drizzle ORM / drizzle-kit" | "0.45.2 / 0.31.10")
+// into one (name, version) each; otherwise the cells as they are.
+func pairedCells(name, ver string) [][2]string {
+	ns, vs := strings.Split(name, " / "), strings.Split(ver, " / ")
+	if len(ns) < 2 || len(ns) != len(vs) {
+		return [][2]string{{name, ver}}
+	}
+	out := make([][2]string, len(ns))
+	for i := range ns {
+		out[i] = [2]string{strings.TrimSpace(ns[i]), strings.TrimSpace(vs[i])}
+	}
+	return out
+}
+
 var parenNote = regexp.MustCompile(`\s*\([^)]*\)\s*$`)
 
 // cellName is a table cell's package name: emphasis, code marks and a
@@ -201,6 +303,18 @@ func cellName(c string) string {
 		return ""
 	}
 	return c
+}
+
+var nameWords = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(?: [A-Za-z][A-Za-z0-9]*){1,2}$`)
+
+// joinedName is a table cell of two or three plain words joined with
+// hyphens and lower-cased ("Drizzle ORM" is drizzle-orm), "" otherwise.
+func joinedName(c string) string {
+	c = strings.Trim(parenNote.ReplaceAllString(strings.Trim(c, "*`_ "), ""), "*`_ ")
+	if !nameWords.MatchString(c) {
+		return ""
+	}
+	return strings.ToLower(strings.ReplaceAll(c, " ", "-"))
 }
 
 var (
