@@ -331,6 +331,13 @@ const (
 	// namespaces exist than spec.selfService.maxNamespaces (a race of
 	// concurrent creations); none is deleted. It does not hold Ready.
 	ConditionSelfServiceWithinLimit = "SelfServiceWithinLimit"
+	// ConditionAdmissionEnforced is False when the tenant sets
+	// spec.selfService or spec.rules and the API server does not enforce
+	// them: the chart's ValidatingAdmissionPolicies are not installed
+	// (admissionPolicies.create: false) or the API server has no admission
+	// policy API. The namespaces and everything in them are provisioned as
+	// usual. Present only while False. It does not hold Ready.
+	ConditionAdmissionEnforced = "AdmissionEnforced"
 )
 
 // Condition reasons.
@@ -375,6 +382,9 @@ const (
 	ReasonOverLimit = "OverLimit"
 	// ReasonWithinLimit: self-service namespaces within maxNamespaces.
 	ReasonWithinLimit = "WithinLimit"
+	// ReasonPoliciesNotInstalled: the admission policies the operator binds
+	// are not installed; spec.selfService and spec.rules are not enforced.
+	ReasonPoliciesNotInstalled = "PoliciesNotInstalled"
 	// ReasonDeletionFailed: applying the deletion policy or the external
 	// DELETE failed; retried with backoff.
 	ReasonDeletionFailed = "DeletionFailed"

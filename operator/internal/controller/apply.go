@@ -7,8 +7,10 @@ import (
 	"fmt"
 
 	"golang.org/x/sync/errgroup"
+	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -27,6 +29,7 @@ var applyOpts = []client.ApplyOption{client.FieldOwner(FieldManager), client.For
 // messages do not depend on which answer came first.
 func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []tenant.Namespace) *outcome {
 	o := newOutcome()
+	o.applied = true
 	uids := map[string]types.UID{}
 	for _, ns := range t.Status.Namespaces {
 		uids[ns.Name] = ns.UID
@@ -66,11 +69,15 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 	}
 	for _, b := range tenant.Bindings(t) {
 		writes = append(writes, func() error {
-			if err := r.client.Apply(ctx, b, applyOpts...); err != nil {
-				return &conditionError{condition: v1alpha1.ConditionAccessReady,
-					err: fmt.Errorf("applying ValidatingAdmissionPolicyBinding %s: %w", *b.Name, err)}
+			err := r.client.Apply(ctx, b, applyOpts...)
+			if err == nil {
+				return nil
 			}
-			return nil
+			if missing := r.policyMissing(ctx, *b.Spec.PolicyName); missing != nil {
+				return missing
+			}
+			return &conditionError{condition: v1alpha1.ConditionAccessReady,
+				err: fmt.Errorf("applying ValidatingAdmissionPolicyBinding %s: %w", *b.Name, err)}
 		})
 	}
 	if role, binding := tenant.SelfServiceAccess(t); role != nil {
@@ -89,11 +96,38 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 		return nil
 	})
 	for _, err := range errs {
-		if err != nil {
+		var missing *policyMissing
+		switch {
+		case errors.As(err, &missing):
+			o.unenforced = append(o.unenforced, missing.why)
+		case err != nil:
 			o.fail(err)
 		}
 	}
 	return o
+}
+
+// policyMissing: a binding was refused because its policy is not
+// installed (the chart's admissionPolicies.create: false) or the API
+// server serves no ValidatingAdmissionPolicy at all. The Tenant is
+// provisioned without it; its status says what is not enforced (issue 38).
+type policyMissing struct{ why string }
+
+func (e *policyMissing) Error() string { return e.why }
+
+// policyMissing looks the policy up after a refused binding: only then,
+// so that a cluster with the policies pays no request for the check. It
+// returns nil when the policy exists or cannot be read (the refusal
+// stands, fail closed).
+func (r *Reconciler) policyMissing(ctx context.Context, policy string) *policyMissing {
+	err := r.reader.Get(ctx, client.ObjectKey{Name: policy}, &admissionregistrationv1.ValidatingAdmissionPolicy{})
+	switch {
+	case meta.IsNoMatchError(err):
+		return &policyMissing{why: "the API server serves no admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy"}
+	case apierrors.IsNotFound(err):
+		return &policyMissing{why: fmt.Sprintf("the ValidatingAdmissionPolicy %s is not installed (chart value admissionPolicies.create: false?)", policy)}
+	}
+	return nil
 }
 
 // parallel calls f for 0..n-1, at most MaxConcurrentApplies at a time,
@@ -110,6 +144,11 @@ func (r *Reconciler) parallel(n int, f func(i int) error) {
 // The per-Tenant bindings of the chart's admission policies (ADR 0270):
 //
 // +kubebuilder:rbac:groups=admissionregistration.k8s.io,resources=validatingadmissionpolicybindings,verbs=get;create;update;patch;delete
+//
+// Whether a policy is installed, read only after a binding of it was
+// refused (issue 38):
+//
+// +kubebuilder:rbac:groups=admissionregistration.k8s.io,resources=validatingadmissionpolicies,verbs=get
 //
 // The owners' self-service access (ClusterRole and ClusterRoleBinding per
 // Tenant with spec.selfService, ADR 0271):

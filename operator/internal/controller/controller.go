@@ -51,6 +51,10 @@ const (
 	// EventSelfServiceOverLimit: more self-service namespaces exist than
 	// spec.selfService.maxNamespaces (concurrent creations); none deleted.
 	EventSelfServiceOverLimit = "SelfServiceOverLimit"
+	// EventAdmissionNotEnforced: the Tenant sets spec.selfService or
+	// spec.rules and the admission policies that enforce them are not
+	// installed (issue 38).
+	EventAdmissionNotEnforced = "AdmissionNotEnforced"
 )
 
 // Defaults of Options.

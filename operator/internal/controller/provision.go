@@ -49,7 +49,9 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 	o.report(t)
 	overLimit := r.selfServiceLimit(t)
 	rules, rulesErr := r.checkRules(ctx, old, t)
-	if o.inCluster() {
+	if o.inCluster() && o.unenforced == nil {
+		// With policies missing, the hash stays unset: each resync applies
+		// the bindings again, and they hold once the policies are installed.
 		t.Status.AppliedHash = hash
 	} else {
 		t.Status.AppliedHash = ""
@@ -87,6 +89,10 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 	}
 	if rules != nil {
 		r.recorder.Eventf(t, nil, rules.eventType, rules.reason, "Rules", "%s", rules.message)
+	}
+	if c := meta.FindStatusCondition(t.Status.Conditions, v1alpha1.ConditionAdmissionEnforced); c != nil &&
+		!meta.IsStatusConditionFalse(old.Status.Conditions, v1alpha1.ConditionAdmissionEnforced) {
+		r.recorder.Eventf(t, nil, corev1.EventTypeWarning, EventAdmissionNotEnforced, "Admission", "%s", c.Message)
 	}
 
 	switch {
@@ -140,6 +146,11 @@ type outcome struct {
 	handled map[string]bool
 	// wait is a known wait (an external rejection) before the next try.
 	wait time.Duration
+	// unenforced says why admission policies could not be bound: they are
+	// not installed (issue 38). Nil when every binding was applied.
+	unenforced []string
+	// applied: this reconcile applied the desired state (not converged).
+	applied bool
 }
 
 func newOutcome() *outcome {

@@ -2,6 +2,7 @@ package controller
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -41,6 +42,35 @@ func (o *outcome) report(t *v1alpha1.Tenant) {
 		v1alpha1.ReasonApplyFailed, strings.Join(policies, "; "))
 	t.Status.Namespaces = o.namespaces
 	t.Status.NamespaceCount = int32(len(o.namespaces))
+	o.reportAdmission(t)
+}
+
+// reportAdmission sets AdmissionEnforced False when the policies are
+// missing and the Tenant asks for what they enforce, and removes it once
+// the bindings are applied. A converged reconcile (no binding attempted)
+// leaves it as it is.
+func (o *outcome) reportAdmission(t *v1alpha1.Tenant) {
+	if !o.applied {
+		return
+	}
+	var asked []string
+	if t.Spec.SelfService != nil {
+		asked = append(asked, "spec.selfService")
+	}
+	if t.Spec.Rules != nil {
+		asked = append(asked, "spec.rules")
+	}
+	if o.unenforced == nil || asked == nil {
+		meta.RemoveStatusCondition(&t.Status.Conditions, v1alpha1.ConditionAdmissionEnforced)
+		return
+	}
+	slices.Sort(o.unenforced)
+	meta.SetStatusCondition(&t.Status.Conditions, metav1.Condition{
+		Type: v1alpha1.ConditionAdmissionEnforced, Status: metav1.ConditionFalse, ObservedGeneration: t.Generation,
+		Reason: v1alpha1.ReasonPoliciesNotInstalled,
+		Message: truncate(fmt.Sprintf("%s not enforced: %s; the namespaces are provisioned, but nothing checks who creates them or what runs in them",
+			strings.Join(asked, " and "), strings.Join(slices.Compact(o.unenforced), "; ")), 4096),
+	})
 }
 
 // postEvents posts Provisioned once per generation and ProvisioningFailed

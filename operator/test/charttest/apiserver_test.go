@@ -98,7 +98,12 @@ func testRBACProof(t *testing.T, cp *controlplane.ControlPlane, k kubectl) {
 		// drop removes permissions from the chart's values (nil: the chart as it is).
 		drop    func(v map[string]any) error
 		wantErr string
+		// unenforced: the chart without its admission policies
+		// (admissionPolicies.create: false); first, before any case
+		// installs them (issue 38).
+		unenforced bool
 	}{
+		{name: "the chart's rules without its admission policies", drop: setValue("admissionPolicies", "create", false), unenforced: true},
 		{name: "the chart's rules suffice"},
 		{name: "without the namespaces rule", drop: dropRule("rbac", "rules", "", "namespaces"), wantErr: "forbidden"},
 		{name: "without the leader-election leases", drop: dropRule("leaderElection", "rules", "coordination.k8s.io", "leases"), wantErr: "forbidden"},
@@ -123,7 +128,10 @@ func testRBACProof(t *testing.T, cp *controlplane.ControlPlane, k kubectl) {
 				t.Fatalf("no Deployment %s rendered", sa)
 			}
 
-			err := provisionAndDelete(t, cp, operator, d, ns, sa, fmt.Sprintf("proof%d", i))
+			if objs := only(objs, "ValidatingAdmissionPolicy"); tt.unenforced && len(objs) > 0 {
+				t.Fatalf("admissionPolicies.create: false rendered %d policies", len(objs))
+			}
+			err := provisionAndDelete(t, cp, operator, d, ns, sa, fmt.Sprintf("proof%d", i), tt.unenforced)
 			switch {
 			case tt.wantErr == "" && err != nil:
 				t.Fatalf("RBAC proof failed with the chart's own rules: %v", err)
@@ -141,8 +149,10 @@ func testRBACProof(t *testing.T, cp *controlplane.ControlPlane, k kubectl) {
 // provisionAndDelete runs the operator as system:serviceaccount:ns:sa with
 // the args of the chart's Deployment d, creates a Tenant, waits for it to be
 // Ready with its namespaces, deletes it, waits for it and its namespaces to
-// be gone, and fails if the operator ever logged "forbidden".
-func provisionAndDelete(t *testing.T, cp *controlplane.ControlPlane, operator string, d *unstructured.Unstructured, ns, sa, tenant string) error {
+// be gone, and fails if the operator ever logged "forbidden". With
+// unenforced (no admission policies installed), Ready must come with
+// AdmissionEnforced False and an AdmissionNotEnforced event.
+func provisionAndDelete(t *testing.T, cp *controlplane.ControlPlane, operator string, d *unstructured.Unstructured, ns, sa, tenant string, unenforced bool) error {
 	t.Helper()
 	kubeconfig := impersonating(t, cp.Kubeconfig, fmt.Sprintf("system:serviceaccount:%s:%s", ns, sa))
 	args := []string{"--kubeconfig=" + kubeconfig}
@@ -202,6 +212,9 @@ func provisionAndDelete(t *testing.T, cp *controlplane.ControlPlane, operator st
 			if _, err := core.CoreV1().ResourceQuotas(n).Get(ctx, "tenant-quota", metav1.GetOptions{}); err != nil {
 				return false, fmt.Errorf("tenant Ready but quota in %s: %w", n, err)
 			}
+		}
+		if unenforced {
+			return admissionNotEnforced(ctx, core, got, tenant)
 		}
 		return true, nil
 	})
@@ -263,6 +276,37 @@ func poll(ctx context.Context, timeout time.Duration, logs *operatorLogs, cond f
 	}
 }
 
+// admissionNotEnforced reports whether the Tenant says that
+// spec.selfService is not enforced because its policy is not installed,
+// in its AdmissionEnforced condition and an AdmissionNotEnforced event.
+func admissionNotEnforced(ctx context.Context, core kubernetes.Interface, got *unstructured.Unstructured, tenant string) (bool, error) {
+	conds, _, _ := unstructured.NestedSlice(got.Object, "status", "conditions")
+	const want = "spec.selfService not enforced: the chart's ValidatingAdmissionPolicies are not installed (kubetenant.io-self-service not found"
+	found := false
+	for _, c := range conds {
+		c, _ := c.(map[string]any)
+		if c["type"] == "AdmissionEnforced" {
+			if c["status"] != "False" || c["reason"] != "PoliciesNotInstalled" || !strings.Contains(fmt.Sprint(c["message"]), want) {
+				return false, fmt.Errorf("condition AdmissionEnforced is %v, want False, PoliciesNotInstalled, %q", c, want)
+			}
+			found = true
+		}
+	}
+	if !found {
+		return false, fmt.Errorf("tenant Ready without the condition AdmissionEnforced: %v", conds)
+	}
+	evs, err := core.EventsV1().Events("default").List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return false, err
+	}
+	for _, e := range evs.Items {
+		if e.Regarding.Name == tenant && e.Reason == "AdmissionNotEnforced" && strings.Contains(e.Note, want) {
+			return true, nil
+		}
+	}
+	return false, fmt.Errorf("no AdmissionNotEnforced event for tenant %s", tenant)
+}
+
 func cleanupTenant(t *testing.T, dyn dynamic.Interface, name string) {
 	t.Helper()
 	ctx := context.Background()
@@ -311,6 +355,21 @@ func dropRule(top, list, group, resource string) func(map[string]any) error {
 			kept = []any{}
 		}
 		m[list] = kept
+		return nil
+	}
+}
+
+// setValue returns a values edit that sets top.key to v.
+func setValue(top, key string, v any) func(map[string]any) error {
+	return func(values map[string]any) error {
+		m, ok := values[top].(map[string]any)
+		if !ok {
+			return fmt.Errorf("values have no %s", top)
+		}
+		if _, ok := m[key]; !ok {
+			return fmt.Errorf("values have no %s.%s", top, key)
+		}
+		m[key] = v
 		return nil
 	}
 }
