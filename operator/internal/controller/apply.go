@@ -125,7 +125,7 @@ func (r *Reconciler) policyMissing(ctx context.Context, policy string) *policyMi
 	case meta.IsNoMatchError(err):
 		return &policyMissing{why: "the API server serves no admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy"}
 	case apierrors.IsNotFound(err):
-		return &policyMissing{why: fmt.Sprintf("the ValidatingAdmissionPolicy %s is not installed (chart value admissionPolicies.create: false?)", policy)}
+		return &policyMissing{why: fmt.Sprintf("the chart's ValidatingAdmissionPolicies are not installed (%s not found; chart value admissionPolicies.create: false?)", policy)}
 	}
 	return nil
 }
