@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 
 	"golang.org/x/sync/errgroup"
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
@@ -99,7 +101,7 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 		var missing *policyMissing
 		switch {
 		case errors.As(err, &missing):
-			o.unenforced = append(o.unenforced, missing.why)
+			o.unenforced = append(o.unenforced, missing.policy)
 		case err != nil:
 			o.fail(err)
 		}
@@ -111,9 +113,20 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 // installed (the chart's admissionPolicies.create: false) or the API
 // server serves no ValidatingAdmissionPolicy at all. The Tenant is
 // provisioned without it; its status says what is not enforced (issue 38).
-type policyMissing struct{ why string }
+// policy is the missing policy's name; empty when the API server serves
+// no ValidatingAdmissionPolicy at all.
+type policyMissing struct{ policy string }
 
-func (e *policyMissing) Error() string { return e.why }
+func (e *policyMissing) Error() string { return unenforcedWhy([]string{e.policy}) }
+
+// unenforcedWhy says why the admission policies named (empty: the API
+// itself) could not be bound, in one sentence for all of them.
+func unenforcedWhy(policies []string) string {
+	if slices.Contains(policies, "") {
+		return "the API server serves no admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy"
+	}
+	return fmt.Sprintf("the chart's ValidatingAdmissionPolicies are not installed (%s not found; chart value admissionPolicies.create: false?)", strings.Join(policies, ", "))
+}
 
 // policyMissing looks the policy up after a refused binding: only then,
 // so that a cluster with the policies pays no request for the check. It
@@ -123,9 +136,9 @@ func (r *Reconciler) policyMissing(ctx context.Context, policy string) *policyMi
 	err := r.reader.Get(ctx, client.ObjectKey{Name: policy}, &admissionregistrationv1.ValidatingAdmissionPolicy{})
 	switch {
 	case meta.IsNoMatchError(err):
-		return &policyMissing{why: "the API server serves no admissionregistration.k8s.io/v1 ValidatingAdmissionPolicy"}
+		return &policyMissing{}
 	case apierrors.IsNotFound(err):
-		return &policyMissing{why: fmt.Sprintf("the chart's ValidatingAdmissionPolicies are not installed (%s not found; chart value admissionPolicies.create: false?)", policy)}
+		return &policyMissing{policy: policy}
 	}
 	return nil
 }

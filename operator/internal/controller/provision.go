@@ -146,8 +146,9 @@ type outcome struct {
 	handled map[string]bool
 	// wait is a known wait (an external rejection) before the next try.
 	wait time.Duration
-	// unenforced says why admission policies could not be bound: they are
-	// not installed (issue 38). Nil when every binding was applied.
+	// unenforced names the admission policies that could not be bound
+	// because they are not installed (empty: the admission API itself;
+	// issue 38). Nil when every binding was applied.
 	unenforced []string
 	// applied: this reconcile applied the desired state (not converged).
 	applied bool

@@ -69,7 +69,7 @@ func (o *outcome) reportAdmission(t *v1alpha1.Tenant) {
 		Type: v1alpha1.ConditionAdmissionEnforced, Status: metav1.ConditionFalse, ObservedGeneration: t.Generation,
 		Reason: v1alpha1.ReasonPoliciesNotInstalled,
 		Message: truncate(fmt.Sprintf("%s not enforced: %s; the namespaces are provisioned, but nothing checks who creates them or what runs in them",
-			strings.Join(asked, " and "), strings.Join(slices.Compact(o.unenforced), "; ")), 4096),
+			strings.Join(asked, " and "), unenforcedWhy(slices.Compact(o.unenforced))), 4096),
 	})
 }
 
