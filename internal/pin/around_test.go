@@ -3,8 +3,6 @@ package pin
 import (
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // aroundCases are bumps of a pinned dependency through the formats around
@@ -168,10 +166,7 @@ func TestAroundFailsClosed(t *testing.T) {
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("Diff error = %v, want one starting %q", err, tt.want)
 			}
-			var files []FilePair
-			for p := range union(tt.base, tt.head) {
-				files = append(files, FilePair{Path: p, Base: bytesOrNil(tt.base, p), Head: bytesOrNil(tt.head, p)})
-			}
+			files := filePairs(tt.base, tt.head)
 			_, err = DiffFiles(files)
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
 				t.Errorf("DiffFiles error = %v, want one starting %q", err, tt.want)
@@ -183,24 +178,7 @@ func TestAroundFailsClosed(t *testing.T) {
 func TestAround(t *testing.T) {
 	for _, tt := range aroundCases {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Diff(mapFS(t, tt.base), mapFS(t, tt.head))
-			if err != nil {
-				t.Fatalf("Diff: %v", err)
-			}
-			if d := cmp.Diff(tt.want, got); d != "" {
-				t.Errorf("Diff (-want +got):\n%s", d)
-			}
-			var files []FilePair
-			for p := range union(tt.base, tt.head) {
-				files = append(files, FilePair{Path: p, Base: bytesOrNil(tt.base, p), Head: bytesOrNil(tt.head, p)})
-			}
-			got, err = DiffFiles(files)
-			if err != nil {
-				t.Fatalf("DiffFiles: %v", err)
-			}
-			if d := cmp.Diff(tt.want, got); d != "" {
-				t.Errorf("DiffFiles (-want +got):\n%s", d)
-			}
+			checkDiffBothWays(t, tt.base, tt.head, tt.want)
 		})
 	}
 }

@@ -297,10 +297,7 @@ func TestDiff(t *testing.T) {
 			}
 			// DiffFiles on the same contents finds the same changes, except
 			// in included files whose names IsManifest does not know.
-			var files []FilePair
-			for p := range union(tt.base, tt.head) {
-				files = append(files, FilePair{Path: p, Base: bytesOrNil(tt.base, p), Head: bytesOrNil(tt.head, p)})
-			}
+			files := filePairs(tt.base, tt.head)
 			got, err = DiffFiles(files)
 			if err != nil {
 				t.Fatalf("DiffFiles: %v", err)
@@ -316,6 +313,35 @@ func TestDiff(t *testing.T) {
 			}
 		})
 	}
+}
+
+// checkDiffBothWays asserts that Diff over the two trees and DiffFiles over
+// the same files both find want.
+func checkDiffBothWays(t *testing.T, base, head map[string]string, want []Change) {
+	t.Helper()
+	got, err := Diff(mapFS(t, base), mapFS(t, head))
+	if err != nil {
+		t.Fatalf("Diff: %v", err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Diff (-want +got):\n%s", d)
+	}
+	got, err = DiffFiles(filePairs(base, head))
+	if err != nil {
+		t.Fatalf("DiffFiles: %v", err)
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("DiffFiles (-want +got):\n%s", d)
+	}
+}
+
+// filePairs is every file of base and head, as DiffFiles takes them.
+func filePairs(base, head map[string]string) []FilePair {
+	var files []FilePair
+	for p := range union(base, head) {
+		files = append(files, FilePair{Path: p, Base: bytesOrNil(base, p), Head: bytesOrNil(head, p)})
+	}
+	return files
 }
 
 func union(a, b map[string]string) map[string]bool {

@@ -233,24 +233,7 @@ var moreLeavesCases = []struct {
 func TestMoreEcosystemsDiff(t *testing.T) {
 	for _, tt := range moreDiffCases {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := Diff(mapFS(t, tt.base), mapFS(t, tt.head))
-			if err != nil {
-				t.Fatalf("Diff: %v", err)
-			}
-			if d := cmp.Diff(tt.want, got); d != "" {
-				t.Errorf("Diff (-want +got):\n%s", d)
-			}
-			var files []FilePair
-			for p := range union(tt.base, tt.head) {
-				files = append(files, FilePair{Path: p, Base: bytesOrNil(tt.base, p), Head: bytesOrNil(tt.head, p)})
-			}
-			got, err = DiffFiles(files)
-			if err != nil {
-				t.Fatalf("DiffFiles: %v", err)
-			}
-			if d := cmp.Diff(tt.want, got); d != "" {
-				t.Errorf("DiffFiles (-want +got):\n%s", d)
-			}
+			checkDiffBothWays(t, tt.base, tt.head, tt.want)
 		})
 	}
 }
