@@ -128,10 +128,10 @@ var aroundErrCases = []struct {
 	want       string // prefix of the error
 }{
 	{
-		name: "compose extends a file pinbot does not read",
+		name: "compose extends a file that is not in the repository",
 		base: map[string]string{"compose.yaml": "services:\n  web:\n    image: nginx:1.25.3\n"},
 		head: map[string]string{"compose.yaml": "services:\n  web:\n    extends: {file: common-services.yml, service: web}\n"},
-		want: "compose.yaml:3: services.web extends web of common-services.yml, which pinbot does not read",
+		want: "compose.yaml:3: services.web extends web of common-services.yml, which is not in the repository",
 	},
 	{
 		name: "compose include of a missing file",

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"reflect"
 	"slices"
 	"sort"
@@ -137,7 +138,9 @@ func Diff(base, head fs.FS) ([]Change, error) {
 			add(inc)
 		}
 	}
-	rs, rerrs := resolveAll(sides)
+	named, nerrs := referencedFiles(base, head, sides)
+	errs = append(errs, nerrs...)
+	rs, rerrs := resolveAll(sides, named)
 	changes = append(changes, rs...)
 	errs = append(errs, rerrs...)
 	ws, err := workspaceChanges(goBase, goHead)
@@ -222,7 +225,7 @@ func DiffFiles(files []FilePair) ([]Change, error) {
 		}
 		changes = append(changes, cs...)
 	}
-	rs, rerrs := resolveAll(sides)
+	rs, rerrs := resolveAll(sides, nil)
 	changes = append(changes, rs...)
 	errs = append(errs, rerrs...)
 	ws, err := workspaceChanges(goBase, goHead)
@@ -275,6 +278,82 @@ func readOptional(fsys fs.FS, p string) ([]byte, error) {
 		b = []byte{}
 	}
 	return b, nil
+}
+
+// referencedFiles reads, in both trees, the files of any name that the
+// files of sides name through their ecosystem's References (a compose
+// file's extends.file and include, a kustomization's patches), and the
+// files those name in turn. It adds them to sides and returns them by
+// ecosystem, for resolveAll to give that ecosystem's Resolve as inputs
+// (issue 36, ADR 0360). A named file absent from both trees is left to
+// Resolve, which says so; one outside the repository is never read.
+func referencedFiles(base, head fs.FS, sides map[string]sidePair) (map[Ecosystem]map[string]bool, []error) {
+	named := map[Ecosystem]map[string]bool{}
+	var errs []error
+	for _, d := range registry {
+		if d.Refers == nil || d.References == nil || d.Resolve == nil {
+			continue
+		}
+		var todo []string
+		for _, p := range sortedPaths(sides) {
+			if d.Refers(p) {
+				todo = append(todo, p)
+			}
+		}
+		done := map[string]bool{}
+		for len(todo) > 0 {
+			p := todo[0]
+			todo = todo[1:]
+			if done[p] {
+				continue
+			}
+			done[p] = true
+			s, ok := sides[p]
+			if !ok {
+				b, errB := readOptional(base, p)
+				h, errH := readOptional(head, p)
+				if errB != nil || errH != nil {
+					errs = append(errs, errors.Join(errB, errH))
+					continue
+				}
+				if b == nil && h == nil {
+					continue
+				}
+				s = sidePair{b, h}
+				sides[p] = s
+				if named[Ecosystem(d.Name)] == nil {
+					named[Ecosystem(d.Name)] = map[string]bool{}
+				}
+				named[Ecosystem(d.Name)][p] = true
+			}
+			for _, data := range [][]byte{s.base, s.head} {
+				if data == nil {
+					continue
+				}
+				for _, r := range d.References(p, data) {
+					if r == ".." || strings.HasPrefix(r, "../") || path.IsAbs(r) {
+						continue // outside the repository
+					}
+					r = cleanPath(r)
+					if r == "" || r == "." || done[r] || skippedDir(r) {
+						continue
+					}
+					todo = append(todo, r)
+				}
+			}
+		}
+	}
+	return named, errs
+}
+
+// skippedDir reports whether p lies in a folder Diff never reads.
+func skippedDir(p string) bool {
+	for _, d := range strings.Split(path.Dir(p), "/") {
+		if skipDirs[d] {
+			return true
+		}
+	}
+	return false
 }
 
 // diffFile compares one file at base and head. It returns the includes of

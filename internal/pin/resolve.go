@@ -156,10 +156,12 @@ func ResolutionFiles(changed []string) func(p string) bool {
 	// any changed file may be one, so the requirements files of both
 	// trees are read and their includes followed whether or not they
 	// change themselves (issue 36, item 2).
+	// Likewise a compose file or a kustomization may name a file of any
+	// name (ReadsAnyName, ADR 0360).
 	includes := len(changed) > 0
 	return func(p string) bool {
 		p = cleanPath(p)
-		if includes && pip.IsRequirementsPath(p) {
+		if includes && NamesAnyFile(p) {
 			return true
 		}
 		for _, d := range ecos {
@@ -169,6 +171,35 @@ func ResolutionFiles(changed []string) func(p string) bool {
 		}
 		return false
 	}
+}
+
+// NamesAnyFile reports whether p is a file that may read a file of any
+// name: a pip requirements file (its -r and -c includes) or a file an
+// ecosystem's Refers matches (a compose file, a kustomization). Such a
+// file is read whenever a pull request changes anything, so that what it
+// names is judged when it changes alone (ADR 0330, 0360).
+func NamesAnyFile(p string) bool {
+	p = cleanPath(p)
+	if pip.IsRequirementsPath(p) {
+		return true
+	}
+	for _, d := range registry {
+		if d.Refers != nil && d.Refers(p) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReadsAnyName reports whether ecosystem e's files may read files of any
+// name (NamesAnyFile), so that a pull request changing no manifest can
+// still move a pin of e.
+func ReadsAnyName(e Ecosystem) bool {
+	if e == Pip {
+		return true
+	}
+	d, ok := definition(e)
+	return ok && d.Refers != nil
 }
 
 func evaluatedInput(d manifest.Definition, p string) bool {
@@ -187,8 +218,9 @@ type sidePair struct{ base, head []byte }
 // sides: each ecosystem with a resolver one of whose evaluated inputs
 // changed is resolved at base and head and its modules compared, and a
 // changed input pinbot does not evaluate is an Unresolved of its
-// ecosystem.
-func resolveAll(files map[string]sidePair) ([]Change, []error) {
+// ecosystem. named are the files of any name an ecosystem's inputs name
+// (referencedFiles): inputs of that ecosystem like its own.
+func resolveAll(files map[string]sidePair, named map[Ecosystem]map[string]bool) ([]Change, []error) {
 	changed := map[string]bool{}
 	for p, s := range files {
 		if !bytes.Equal(s.base, s.head) || (s.base == nil) != (s.head == nil) {
@@ -227,7 +259,7 @@ func resolveAll(files map[string]sidePair) ([]Change, []error) {
 		baseFiles, headFiles := map[string][]byte{}, map[string][]byte{}
 		any := false
 		for p, s := range files {
-			if !evaluatedInput(d, p) {
+			if !evaluatedInput(d, p) && !named[eco][p] {
 				continue
 			}
 			any = any || changed[p]

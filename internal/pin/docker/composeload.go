@@ -163,7 +163,10 @@ type composeLoader struct {
 	files map[string][]byte
 	docs  map[string]*yaml.Node
 	// inputs are the files read; unresolved what could not be followed.
-	inputs     []string
+	inputs []string
+	// included are the included files of other names than compose's, to
+	// read with the project that includes them.
+	included   []string
 	unresolved []manifest.Unresolved
 }
 
@@ -234,11 +237,7 @@ func (l *composeLoader) load(p, svc string, chain []string) (service, bool, erro
 		}
 	}
 	if _, ok := l.files[baseFile]; !ok {
-		why := "which is not in the repository"
-		if !isComposePath(baseFile) {
-			why = "which pinbot does not read: it reads extended and included files named as compose files (compose*.yaml, docker-compose*.yml); rename it"
-		}
-		l.unresolvedAt(p, ext.Line, section, fmt.Sprintf("%s extends %s of %s, %s; it can set the service's image", section, baseSvc, baseFile, why))
+		l.unresolvedAt(p, ext.Line, section, fmt.Sprintf("%s extends %s of %s, which is not in the repository; it can set the service's image", section, baseSvc, baseFile))
 		return service{}, false, nil
 	}
 	if baseFile != p {
@@ -367,15 +366,16 @@ func (l *composeLoader) includes(p string, doc *yaml.Node) error {
 				continue
 			}
 			ip := path.Join(path.Dir(p), v)
-			if _, ok := l.files[ip]; ok && isComposePath(ip) {
+			if _, ok := l.files[ip]; ok {
 				l.inputs = append(l.inputs, ip)
+				if !isComposePath(ip) {
+					// Read as part of this project: no module of its own
+					// reads a file of another name (ADR 0360).
+					l.included = append(l.included, ip)
+				}
 				continue
 			}
-			why := "which is not in the repository"
-			if !isComposePath(ip) {
-				why = "which pinbot does not read: it reads included files named as compose files (compose*.yaml, docker-compose*.yml); rename it"
-			}
-			l.unresolvedAt(p, x.Line, "include", fmt.Sprintf("include %s, %s; its services' images are unseen", ip, why))
+			l.unresolvedAt(p, x.Line, "include", fmt.Sprintf("include %s, which is not in the repository; its services' images are unseen", ip))
 		}
 	}
 	return nil

@@ -28,3 +28,29 @@ func TestInterpolate(t *testing.T) {
 		}
 	}
 }
+
+// FuzzReferences reads the files a compose file or a kustomization names
+// and resolves them with it (ADR 0360): never a panic, every name a
+// relative path of the file's folder, and the resolver's invariants.
+func FuzzReferences(f *testing.F) {
+	f.Add([]byte("include:\n  - a/b.yml\n  - path: [c.yml]\nservices:\n  x:\n    extends: {file: base.yml, service: y}\n    build: {context: ., dockerfile: ci/x.docker}\n"),
+		[]byte("resources:\n  - app.yaml\npatches:\n  - path: p.yaml\n  - path: j.json\npatchesStrategicMerge:\n  - s.yaml\n"),
+		[]byte("services:\n  y:\n    image: redis:7.2.4\n"))
+	f.Fuzz(func(t *testing.T, compose, kustomization, named []byte) {
+		for _, c := range []struct {
+			p    string
+			data []byte
+		}{{"deploy/compose.yaml", compose}, {"deploy/kustomization.yaml", kustomization}} {
+			for _, r := range references(c.p, c.data) {
+				if r == "" || r[0] == '/' {
+					t.Fatalf("references(%s) named %q", c.p, r)
+				}
+			}
+		}
+		files := map[string][]byte{"deploy/compose.yaml": compose, "deploy/kustomization.yaml": kustomization}
+		for _, p := range append(references("deploy/compose.yaml", compose), references("deploy/kustomization.yaml", kustomization)...) {
+			files[p] = named
+		}
+		manifesttest.CheckResolver(t, resolveCompose, files)
+	})
+}

@@ -170,5 +170,12 @@ func kustomizeModule(p string, files map[string][]byte) (manifest.Module, error)
 		return m, err
 	}
 	m.Deps, m.Unresolved = deps, un
+	// The files it names, whatever their names (ADR 0360).
+	if doc, err := yamlDoc(p, files[p], "a kustomization mapping"); err == nil && doc != nil {
+		d, u, in := kustomizeNamed(p, doc, files)
+		m.Deps = append(m.Deps, d...)
+		m.Unresolved = append(m.Unresolved, u...)
+		m.Inputs = append(m.Inputs, in...)
+	}
 	return m, nil
 }

@@ -62,6 +62,21 @@ func resolveCompose(files map[string][]byte) ([]manifest.Module, error) {
 func composeModule(p string, files map[string][]byte) (manifest.Module, error) {
 	l := &composeLoader{files: files, docs: map[string]*yaml.Node{}}
 	m, err := composeServices(p, files, l)
+	// Included files of other names are read with this project, each
+	// once (an include cycle stops where it repeats).
+	read := map[string]bool{p: true}
+	for i := 0; err == nil && i < len(l.included); i++ {
+		ip := l.included[i]
+		if read[ip] {
+			continue
+		}
+		read[ip] = true
+		im, ierr := composeServices(ip, files, l)
+		m.Deps = append(m.Deps, im.Deps...)
+		m.Unresolved = append(m.Unresolved, im.Unresolved...)
+		m.Inputs = append(m.Inputs, im.Inputs...)
+		err = ierr
+	}
 	m.Inputs = append(m.Inputs, l.inputs...)
 	m.Unresolved = append(m.Unresolved, l.unresolved...)
 	return m, err

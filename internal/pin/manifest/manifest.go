@@ -137,6 +137,17 @@ type Definition struct {
 	// files of Formats it covers are then compared through it rather than
 	// one by one.
 	Resolve Resolver
+	// Refers, when set, matches the ecosystem's files that read other
+	// files by name (a compose file's extends and include, a
+	// kustomization's patches and resources); References returns the
+	// repository paths one such file names (the file's own content
+	// given), whatever their names. Diff reads the named files in both
+	// trees, follows their references in turn, and gives them to Resolve
+	// with the inputs, so that a file of any name changed alone is
+	// resolved by what reads it (issue 36, ADR 0360). References never
+	// fails: a file it cannot parse names nothing, and Resolve reports it.
+	Refers     func(p string) bool
+	References func(p string, data []byte) []string
 
 	// The facts below are what other tools call the ecosystem. They live
 	// here and nowhere else (ADR 0341); a row without one says why in

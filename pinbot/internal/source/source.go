@@ -28,7 +28,6 @@ import (
 	"github.com/kubetenant/kubetenant/internal/audit"
 	"github.com/kubetenant/kubetenant/internal/dependabot"
 	"github.com/kubetenant/kubetenant/internal/pin"
-	"github.com/kubetenant/kubetenant/internal/pin/pip"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/lru"
 )
@@ -426,11 +425,12 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 		judged = judged || pin.IsManifest(p) || kube(p) || pin.IsInput(p)
 	}
 	// A pip requirements file may include a file of any name (-r, -c; ADR
-	// 0330): when a record pins a pip package (or one of no known
-	// ecosystem), a pull request changing no manifest is judged if the
-	// merge base has a requirements file that could include what it
-	// changes. The tree read below is then the same one.
-	if !judged && !pipPinned(records) {
+	// 0330), and a compose file or a kustomization may name one (ADR
+	// 0360): when a record pins a package of such an ecosystem (or one of
+	// no known ecosystem), a pull request changing no manifest is judged
+	// if the merge base has a file that could name what it changes. The
+	// tree read below is then the same one.
+	if !judged && !anyNamePinned(records) {
 		return
 	}
 	mb, err := src.Tree(ctx, cmp.MergeBase)
@@ -442,7 +442,7 @@ func (g *Gatherer) changes(ctx context.Context, src Source, t Target, records []
 		if judged {
 			break
 		}
-		judged = pip.IsRequirementsPath(p)
+		judged = pin.NamesAnyFile(p)
 	}
 	if !judged {
 		return
@@ -931,12 +931,13 @@ func headRecords(ctx context.Context, read *reader, files []ChangedFile, in *enf
 	return out
 }
 
-// pipPinned reports whether a record pins a pip package or a package of no
-// known ecosystem (enforced by name in every ecosystem).
-func pipPinned(records []adr.Record) bool {
+// anyNamePinned reports whether a record pins a package of an ecosystem
+// whose files may read files of any name (pin.ReadsAnyName), or a package
+// of no known ecosystem (enforced by name in every ecosystem).
+func anyNamePinned(records []adr.Record) bool {
 	for _, r := range records {
 		for _, p := range r.Pins {
-			if p.Ecosystem == pin.Pip || p.Ecosystem == "" {
+			if pin.ReadsAnyName(p.Ecosystem) || p.Ecosystem == "" {
 				return true
 			}
 		}

@@ -123,6 +123,18 @@ func Cases() []Case {
 		{Name: "compose .env", Input: "deploy/.env", Block: true,
 			Base: files(pin.Docker, "redis", "7.2.4", "deploy/compose.yaml", "services:\n  cache:\n    image: redis:${REDIS_TAG}\n", "deploy/.env", "REDIS_TAG=7.2.4\n"),
 			Head: map[string]string{"deploy/.env": "REDIS_TAG=7.4.0\n"}},
+		// Files of any name a compose file or a kustomization names (ADR
+		// 0360): no pattern matches them; what names them is read.
+		{Name: "compose extends file of any name", Input: "deploy/common.yml", Block: true,
+			Base: files(pin.Docker, "redis", "7.2.4", "deploy/compose.yaml", "services:\n  cache:\n    extends: {file: common.yml, service: cache}\n", "deploy/common.yml", "services:\n  cache:\n    image: redis:7.2.4\n"),
+			Head: map[string]string{"deploy/common.yml": "services:\n  cache:\n    image: redis:7.4.0\n"}},
+		{Name: "compose include of any name", Input: "stacks/data.yml", Block: true,
+			Base: files(pin.Docker, "redis", "7.2.4", "compose.yaml", "include:\n  - stacks/data.yml\n", "stacks/data.yml", "services:\n  cache:\n    image: redis:7.2.4\n"),
+			Head: map[string]string{"stacks/data.yml": "services:\n  cache:\n    image: redis:7.4.0\n"}},
+		{Name: "kustomize patch file", Input: "deploy/overlays/prod/redis-image.yaml", Block: true,
+			Base: files(pin.Docker, "redis", "7.2.4", "deploy/overlays/prod/kustomization.yaml", "resources:\n  - ../../base\npatches:\n  - path: redis-image.yaml\n",
+				"deploy/overlays/prod/redis-image.yaml", "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: cache\nspec:\n  template:\n    spec:\n      containers:\n        - name: redis\n          image: redis:7.2.4\n"),
+			Head: map[string]string{"deploy/overlays/prod/redis-image.yaml": "apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: cache\nspec:\n  template:\n    spec:\n      containers:\n        - name: redis\n          image: redis:7.4.0\n"}},
 		{Name: "docker-bake.hcl", Input: "docker-bake.hcl",
 			Base: files(pin.Docker, "redis", "7.2.4", "Dockerfile", "ARG REDIS_TAG=7.2.4\nFROM redis:${REDIS_TAG}\n",
 				"docker-bake.hcl", "target \"default\" {\n  args = { REDIS_TAG = \"7.2.4\" }\n}\n"),
