@@ -299,10 +299,6 @@ func Evaluate(in Input) Result {
 	if r.Warnings == nil {
 		r.Warnings = []adr.Warning{}
 	}
-	for _, err := range in.ReadErrors {
-		r.Errors = append(r.Errors, readErrors(err, in.Pins)...)
-	}
-
 	r.Warnings = append(slices.Clip(r.Warnings), absentEcosystems(in)...)
 
 	protected := protectedFiles(in.PR.Files, cfg.Verification.ProtectedPaths)
@@ -337,6 +333,16 @@ func Evaluate(in Input) Result {
 			decidePin(&pr, in, protected)
 			r.Pins = append(r.Pins, pr)
 		}
+	}
+
+	// What pinbot could not resolve counts for the pins the pull request
+	// does not already move for certain: a pin moved away from its version
+	// (a catalog minimum raised past it) is blocked, or waits for its
+	// verification of the head, whatever else may raise it further; the
+	// error is for what pinbot cannot decide (issue 36, item 5).
+	undecided := unmoved(in.Pins, r.Pins)
+	for _, err := range in.ReadErrors {
+		r.Errors = append(r.Errors, readErrors(err, undecided)...)
 	}
 
 	// Bot metadata is a cross-check, never the only evidence: a claimed move
@@ -729,6 +735,26 @@ func dedupe(ss []string) []string {
 		if !seen[s] {
 			seen[s] = true
 			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// unmoved returns the pins no result shows leaving their version (block,
+// pending or allow): the ones an unresolved version can still concern.
+func unmoved(pins []pin.Pin, results []PinResult) []pin.Pin {
+	moved := func(p pin.Pin) bool {
+		for _, r := range results {
+			if r.Verdict != NotApplicable && r.Pin.Source == p.Source && r.Pin.Ecosystem == p.Ecosystem && r.Pin.Package == p.Package && r.Pin.Version == p.Version {
+				return true
+			}
+		}
+		return false
+	}
+	var out []pin.Pin
+	for _, p := range pins {
+		if !moved(p) {
+			out = append(out, p)
 		}
 	}
 	return out
