@@ -409,6 +409,25 @@ var gradleCases = []struct {
 		spares: []Pin{{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}},
 	},
 	{
+		// ADR 0333 let any lock file of the build settle the whole
+		// catalog: a package the lock does not record (resolved only in
+		// a configuration nothing locks) moved unseen.
+		name: "a lock file that does not record the pinned package settles nothing of it",
+		base: map[string]string{"gradle/libs.versions.toml": "[libraries]\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3\"\nspring-web = \"org.springframework:spring-web:6.1.0\"\n",
+			"app/gradle.lockfile": "org.springframework:spring-web:6.1.0=runtimeClasspath\nempty=testRuntimeClasspath\n"},
+		head: map[string]string{"gradle/libs.versions.toml": "[libraries]\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3\"\nspring-web = \"org.springframework:spring-web:6.1.14\"\n",
+			"app/gradle.lockfile": "org.springframework:spring-web:6.1.14=runtimeClasspath\nempty=testRuntimeClasspath\n"},
+		want: []Change{
+			{Ecosystem: Gradle, Package: "org.springframework:spring-web", Manifest: "app/gradle.lockfile", Old: "6.1.0", New: "6.1.14", Resolved: true},
+			{Ecosystem: Gradle, Package: "org.springframework:spring-web", Manifest: "gradle/libs.versions.toml", Old: "6.1.0", New: "6.1.14"},
+		},
+		concerns: []Pin{
+			{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"},
+			{Ecosystem: Gradle, Package: "org.jetbrains.kotlin:kotlin-stdlib", Version: "1.9.24"},
+		},
+		spares: []Pin{{Ecosystem: Gradle, Package: "org.springframework:spring-web", Version: "6.1.0"}},
+	},
+	{
 		name:   "a comment or a reordering changes nothing Gradle reads",
 		base:   map[string]string{"gradle/libs.versions.toml": "[libraries]\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3\"\nspring-web = \"org.springframework:spring-web:6.1.0\"\n"},
 		head:   map[string]string{"gradle/libs.versions.toml": "# Renovate: keep these sorted\n[libraries]\nspring-web = \"org.springframework:spring-web:6.1.0\"\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3\"\n"},

@@ -62,9 +62,13 @@ func resolveCatalogs(files map[string][]byte) ([]manifest.Module, error) {
 			continue
 		}
 		m := manifest.Module{Path: p, Inputs: []string{p}, Deps: parsed.Deps}
-		if !locked(buildRoot(p), lockfiles) {
-			m.Unresolved = conflicts(p, doc, parsed.Deps)
-		}
+		// A lock file settles the packages it records: Gradle fails a
+		// build whose resolution of a locked configuration departs from
+		// it, so the lock's own diff shows them move. A package no lock
+		// file of the build records is resolved only in configurations
+		// nothing locks (or not at all): conflict resolution may still
+		// raise it unseen (issue 36, item 2).
+		m.Unresolved = conflicts(p, doc, parsed.Deps, lockedPackages(buildRoot(p), lockfiles, files))
 		out = append(out, m)
 	}
 	return out, errors.Join(errs...)
@@ -116,7 +120,7 @@ func entries(doc map[string]any) []catalogEntry {
 
 // conflicts returns the Unresolved answers of a catalog without a lock
 // file (resolveCatalogs).
-func conflicts(p string, doc map[string]any, deps []manifest.Dep) []manifest.Unresolved {
+func conflicts(p string, doc map[string]any, deps []manifest.Dep, recorded map[string]bool) []manifest.Unresolved {
 	es := entries(doc)
 	strictly := map[string]bool{}
 	for _, s := range strict(deps) {
@@ -128,9 +132,19 @@ func conflicts(p string, doc map[string]any, deps []manifest.Dep) []manifest.Unr
 			listed[e.pkg] = true
 		}
 	}
-	out := []manifest.Unresolved{{Section: conflictSection, Path: p, At: manifest.CompactTOML(doc), Reason: conflictReason, Except: manifest.SortedKeys(listed)}}
+	except := map[string]bool{}
+	for k := range listed {
+		except[k] = true
+	}
+	for k := range recorded {
+		except[k] = true
+	}
+	out := []manifest.Unresolved{{Section: conflictSection, Path: p, At: manifest.CompactTOML(doc), Reason: conflictReason, Except: manifest.SortedKeys(except)}}
+	if len(recorded) > 0 {
+		out[0].Reason = conflictLockedReason
+	}
 	for _, pkg := range manifest.SortedKeys(listed) {
-		if strictly[pkg] {
+		if strictly[pkg] || recorded[pkg] {
 			continue
 		}
 		out = append(out, manifest.Unresolved{Pkg: pkg, Section: conflictSection, Path: p, At: manifest.CompactTOML(without(doc, es, pkg)), Reason: pkg + " is " + conflictPkgReason})
@@ -196,16 +210,33 @@ func buildRoot(catalog string) string {
 	return d
 }
 
-// locked reports whether a lock file lies in the build under root: Gradle
-// fails a build whose resolution departs from its lock state, so the lock
-// file's own diff shows what a catalog change raises.
-func locked(root string, lockfiles []string) bool {
+// conflictLockedReason is conflictReason for a build with lock files: the
+// package is recorded in none of them.
+const conflictLockedReason = "this PR changes the version catalog, and Gradle resolves each module to the highest version " +
+	"any dependency or platform (BOM) of the build asks for; the build's gradle.lockfile records what its locked " +
+	"configurations resolve, but not this package, so it may move in a configuration nothing locks"
+
+// lockedPackages returns the packages the lock files of the build under
+// root record (at either side's version): Gradle fails a build whose
+// resolution of a locked configuration departs from its lock state, so
+// the lock file's own diff shows what a catalog change raises of them. A
+// lock file pinbot cannot read records nothing here (its read error is
+// reported where it is compared).
+func lockedPackages(root string, lockfiles []string, files map[string][]byte) map[string]bool {
+	out := map[string]bool{}
 	for _, l := range lockfiles {
-		if root == "." || strings.HasPrefix(l, root+"/") {
-			return true
+		if root != "." && !strings.HasPrefix(l, root+"/") {
+			continue
+		}
+		parsed, err := readGradleLockfile(l, files[l])
+		if err != nil {
+			continue
+		}
+		for _, d := range parsed.Deps {
+			out[d.Pkg] = true
 		}
 	}
-	return false
+	return out
 }
 
 // strict returns the packages every entry of which is a strict exact
