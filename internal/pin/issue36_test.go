@@ -421,11 +421,8 @@ var gradleCases = []struct {
 			{Ecosystem: Gradle, Package: "org.springframework:spring-web", Manifest: "app/gradle.lockfile", Old: "6.1.0", New: "6.1.14", Resolved: true},
 			{Ecosystem: Gradle, Package: "org.springframework:spring-web", Manifest: "gradle/libs.versions.toml", Old: "6.1.0", New: "6.1.14"},
 		},
-		concerns: []Pin{
-			{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"},
-			{Ecosystem: Gradle, Package: "org.jetbrains.kotlin:kotlin-stdlib", Version: "1.9.24"},
-		},
-		spares: []Pin{{Ecosystem: Gradle, Package: "org.springframework:spring-web", Version: "6.1.0"}},
+		concerns: []Pin{{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}},
+		spares:   []Pin{{Ecosystem: Gradle, Package: "org.springframework:spring-web", Version: "6.1.0"}},
 	},
 	{
 		name:   "a comment or a reordering changes nothing Gradle reads",

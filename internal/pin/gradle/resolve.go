@@ -139,15 +139,22 @@ func conflicts(p string, doc map[string]any, deps []manifest.Dep, recorded map[s
 	for k := range recorded {
 		except[k] = true
 	}
-	out := []manifest.Unresolved{{Section: conflictSection, Path: p, At: manifest.CompactTOML(doc), Reason: conflictReason, Except: manifest.SortedKeys(except)}}
-	if len(recorded) > 0 {
-		out[0].Reason = conflictLockedReason
+	// A package the catalog does not list either: with lock files, a
+	// locked configuration that comes to resolve it shows it in their
+	// diff; without, any change may raise it.
+	var out []manifest.Unresolved
+	if len(recorded) == 0 {
+		out = append(out, manifest.Unresolved{Section: conflictSection, Path: p, At: manifest.CompactTOML(doc), Reason: conflictReason, Except: manifest.SortedKeys(except)})
 	}
 	for _, pkg := range manifest.SortedKeys(listed) {
 		if strictly[pkg] || recorded[pkg] {
 			continue
 		}
-		out = append(out, manifest.Unresolved{Pkg: pkg, Section: conflictSection, Path: p, At: manifest.CompactTOML(without(doc, es, pkg)), Reason: pkg + " is " + conflictPkgReason})
+		reason := pkg + " is " + conflictPkgReason
+		if len(recorded) > 0 {
+			reason = pkg + " is " + conflictLockedReason
+		}
+		out = append(out, manifest.Unresolved{Pkg: pkg, Section: conflictSection, Path: p, At: manifest.CompactTOML(without(doc, es, pkg)), Reason: reason})
 	}
 	return out
 }
@@ -210,11 +217,12 @@ func buildRoot(catalog string) string {
 	return d
 }
 
-// conflictLockedReason is conflictReason for a build with lock files: the
-// package is recorded in none of them.
-const conflictLockedReason = "this PR changes the version catalog, and Gradle resolves each module to the highest version " +
-	"any dependency or platform (BOM) of the build asks for; the build's gradle.lockfile records what its locked " +
-	"configurations resolve, but not this package, so it may move in a configuration nothing locks"
+// conflictLockedReason is conflictPkgReason for a build with lock files
+// that do not record the package.
+const conflictLockedReason = "only a minimum in the version catalog, and this PR changes other entries of it: Gradle " +
+	"resolves a module to the highest version any dependency or platform (BOM) of the build asks for, and the build's " +
+	"lock files do not record this package (a configuration nothing locks resolves it), so pinbot cannot see what the " +
+	"changed entries pull in; declare it strictly (\"1.2.3!!\") or lock the configuration that resolves it"
 
 // lockedPackages returns the packages the lock files of the build under
 // root record (at either side's version): Gradle fails a build whose
