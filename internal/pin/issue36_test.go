@@ -156,6 +156,22 @@ func newPartialFS(t *testing.T, files map[string]string, show func(string) bool)
 	return partialFS{all, shown}
 }
 
+// diffAsSourceGives runs Diff on the trees pinbot's source gives it: the
+// changed files and the files ResolutionFiles asks for are listed, any
+// other file can be opened by name.
+func diffAsSourceGives(t *testing.T, base, head map[string]string) ([]Change, error) {
+	t.Helper()
+	var changed []string
+	for p := range union(base, head) {
+		if base[p] != head[p] || (base[p] == "") != (head[p] == "") {
+			changed = append(changed, p)
+		}
+	}
+	need := ResolutionFiles(changed)
+	show := func(p string) bool { return slices.Contains(changed, p) || need(p) }
+	return Diff(newPartialFS(t, base, show), newPartialFS(t, head, show))
+}
+
 // includeCases change only a file a requirements file includes, under a
 // name pip reads but no pattern does (issue 36, item 2).
 var includeCases = []struct {
@@ -202,15 +218,7 @@ var includeCases = []struct {
 func TestDiffIncludeChangedAlone(t *testing.T) {
 	for _, tt := range includeCases {
 		t.Run(tt.name, func(t *testing.T) {
-			var changed []string
-			for p := range union(tt.base, tt.head) {
-				if tt.base[p] != tt.head[p] || (tt.base[p] == "") != (tt.head[p] == "") {
-					changed = append(changed, p)
-				}
-			}
-			need := ResolutionFiles(changed)
-			show := func(p string) bool { return slices.Contains(changed, p) || need(p) }
-			got, err := Diff(newPartialFS(t, tt.base, show), newPartialFS(t, tt.head, show))
+			got, err := diffAsSourceGives(t, tt.base, tt.head)
 			if err != nil {
 				t.Fatalf("Diff: %v", err)
 			}
