@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/gather"
 	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
@@ -115,7 +116,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 	// now would only say "none yet", so they are read when a suite
 	// completes, unless checks already ran on this commit.
 	skip := (j.newHead && !s.hints.checksSeen(pr.HeadSHA)) || j.fresh
-	g := s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
+	g := s.gather.Gather(ctx, src, gather.Target{Repo: full, PR: pr, SkipChecks: skip})
 	if staleView(g, j, remembered, mem.knownOr()) {
 		// GitHub shows a pinbot check run that what this evaluation holds
 		// (a payload, or memory built from one) does not know: another
@@ -133,7 +134,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 			dec.Verdict = "closed"
 			return dec
 		}
-		g = s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
+		g = s.gather.Gather(ctx, src, gather.Target{Repo: full, PR: pr, SkipChecks: skip})
 	}
 	s.hints.learnChecks(full, g.Rules.VerificationChecks())
 	in := g.Input
@@ -259,12 +260,6 @@ func (s *Server) source(j repoRef) (*source.GitHub, *report.Reporter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	src := s.base
-	src.GH, src.Download, src.Owner, src.Repo = gh, dl, j.owner, j.repo
-	if s.cfg.Advisories {
-		// Gather reads the advisories of the pins a bot's pull request
-		// moves, and enforce decides the security update (ADR 0322).
-		src.AdvisoryDB = s.advisories
-	}
-	return &src, &report.Reporter{GH: gh, AppID: s.cfg.AppID, AppSlug: s.cfg.AppSlug}, nil
+	src, rep := report.Open(&s.repos, gh, dl, j.owner, j.repo)
+	return src, rep, nil
 }

@@ -222,7 +222,7 @@ func (s *Server) checkRunJobs(ev *event) ([]job, string) {
 		return nil, "no check run in the payload"
 	}
 	s.hints.sawChecks(c.HeadSHA)
-	if c.App.ID == s.cfg.AppID {
+	if s.ownApp(c.App.ID) {
 		if ev.Action == "rerequested" {
 			return s.checkJobs(ev, c, true), "no open pull request"
 		}
@@ -247,7 +247,7 @@ func (s *Server) checkSuiteJobs(ev *event) ([]job, string) {
 		return nil, "no check suite in the payload"
 	}
 	s.hints.sawChecks(c.HeadSHA)
-	if c.App.ID == s.cfg.AppID {
+	if s.ownApp(c.App.ID) {
 		if ev.Action == "rerequested" {
 			return s.checkJobs(ev, c, true), "no open pull request"
 		}
