@@ -18,12 +18,19 @@ import (
 
 // process handles one queued delivery: each of its jobs in turn.
 func (s *Server) process(ctx context.Context, d webhook.Delivery[*work]) {
+	s.runJobs(ctx, d, true)
+}
+
+// runJobs runs a delivery's jobs in turn and returns their decisions; with
+// retry, one a rate limit stopped is queued again once the limit allows.
+func (s *Server) runJobs(ctx context.Context, d webhook.Delivery[*work], retry bool) []Decision {
 	w := d.Work
 	if w == nil {
-		return
+		return nil
 	}
 	ev := w.ev
 	log := s.log.With("delivery", d.ID, "event", d.Event, "action", ev.Action, "repo", ev.Repository.FullName)
+	var out []Decision
 	for _, j := range w.jobs {
 		start := time.Now()
 		ectx, cancel := context.WithTimeout(ctx, s.cfg.EvalTimeout)
@@ -33,7 +40,7 @@ func (s *Server) process(ctx context.Context, d webhook.Delivery[*work]) {
 		if dec.Err != nil {
 			s.metrics.deliveryError()
 		}
-		if dec.RetryAt.After(time.Time{}) {
+		if retry && dec.RetryAt.After(time.Time{}) {
 			s.retryLater(d, j, dec.RetryAt)
 		}
 		level := slog.LevelInfo
@@ -46,7 +53,9 @@ func (s *Server) process(ctx context.Context, d webhook.Delivery[*work]) {
 		if s.cfg.Decided != nil {
 			s.cfg.Decided(dec)
 		}
+		out = append(out, dec)
 	}
+	return out
 }
 
 // retryLater evaluates a job again once GitHub's rate limit allows: the

@@ -62,16 +62,21 @@ func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() st
 			return is, false, err
 		}
 	}
-	took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, DashboardLockRef, rc.sha)
-	if err != nil {
-		return nil, false, err
-	}
-	if !took {
-		if is, err := s.findDashboard(ctx, rc); err != nil || is != nil {
-			return is, false, err
-		}
-		if err := s.recoverLock(ctx, rc); err != nil {
+	// The Action takes no lock ref (it would need contents: write): its
+	// runs are one at a time per repository, by the workflow's
+	// concurrency group, and it just listed (ADR 0345).
+	if s.cfg.Token == "" {
+		took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, DashboardLockRef, rc.sha)
+		if err != nil {
 			return nil, false, err
+		}
+		if !took {
+			if is, err := s.findDashboard(ctx, rc); err != nil || is != nil {
+				return is, false, err
+			}
+			if err := s.recoverLock(ctx, rc); err != nil {
+				return nil, false, err
+			}
 		}
 	}
 	text := body()
@@ -424,7 +429,9 @@ func (s *Server) discoverInstallation(ctx context.Context, id int64) {
 // fixed. serve calls it every --upstream-interval on every replica; the
 // lift lock refs make one of them act (ADR 0231).
 func (s *Server) CheckUpstreams(ctx context.Context) {
-	s.discover(ctx)
+	if s.cfg.Token == "" {
+		s.discover(ctx) // a workflow token has no App to list installations with
+	}
 	for _, j := range s.hints.dashboards() {
 		log := s.log.With("repo", j.owner+"/"+j.repo)
 		rc, err := s.defaultBranch(ctx, j)

@@ -414,9 +414,9 @@ func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks,
 		for _, n := range q.Names {
 			names[n] = true
 		}
-		// Of the shared App's suites: whether one holds a run not
-		// pinbot's, and whether such a run is still going.
-		othersIn, running := map[int64]bool{}, map[int64]bool{}
+		// Of the shared App's suites: whether one holds pinbot's run, or a
+		// run not pinbot's, and whether such a run is still going.
+		ownIn, othersIn, running := map[int64]bool{}, map[int64]bool{}, map[int64]bool{}
 		ropt := &github.ListCheckRunsOptions{Filter: github.String("all"), ListOptions: github.ListOptions{PerPage: 100}}
 		for {
 			res, resp, err := g.GH.Checks.ListCheckRunsForRef(ctx, g.Owner, g.Repo, sha, ropt)
@@ -425,6 +425,7 @@ func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks,
 			}
 			for _, cr := range res.CheckRuns {
 				if g.Identity.ownRun(cr) {
+					ownIn[cr.GetCheckSuite().GetID()] = true
 					if out.Own == nil || cr.GetID() > out.Own.ID {
 						out.Own = ownRun(cr)
 					}
@@ -446,11 +447,12 @@ func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks,
 			ropt.Page = resp.NextPage
 		}
 		for id, status := range shared {
-			if !othersIn[id] && status != "queued" {
-				continue // pinbot's own suite (a queued one has no run yet: a workflow's)
+			if ownIn[id] && !othersIn[id] {
+				continue // pinbot's own suite
 			}
 			others++
-			if status != "completed" && (!othersIn[id] || running[id]) {
+			// A suite pinbot's run keeps open is done when the others' are.
+			if status != "completed" && (!ownIn[id] || running[id]) {
 				out.SuitesCompleted = false
 			}
 		}
