@@ -358,3 +358,48 @@ func TestActionWritesWhatTheAppWrites(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadCannotChangeTheRules is issue 37, item 2: a pull request whose
+// head rewrites pinbot's configuration (no ADR folder, nothing closed) and
+// the workflow that runs pinbot (to a no-op) is judged by the base's
+// rules and workflow all the same: the Action reads the head through the
+// API only and takes configuration and pins from the base, so it writes
+// what it writes for the same bump without those edits.
+func TestHeadCannotChangeTheRules(t *testing.T) {
+	t.Parallel()
+	edits := map[string]string{
+		".github/pinbot.yml":           "adrPaths: [nowhere]\ncloseBotPRs: false\ndashboard: false\n",
+		".github/workflows/pinbot.yml": "on: pull_request_target\njobs:\n  noop:\n    runs-on: ubuntu-latest\n    steps:\n      - run: exit 0\n",
+	}
+	var got []written
+	for _, edit := range []bool{false, true} {
+		sim := githubtest.New(t, githubtest.Options{})
+		r := pyOperator(t, sim, nil)
+		files := bumped(t, r, map[string][2]string{"kopf": {"1.40.1", "1.42.0"}})
+		if edit {
+			for k, v := range edits {
+				files[k] = v
+			}
+		}
+		r.Commit("dependabot/uv/kopf-1.42.0", "main", files, dependabotKopf, githubtest.Dependabot)
+		n, _ := r.OpenPR(githubtest.PROptions{Head: "dependabot/uv/kopf-1.42.0", Title: "Bump kopf from 1.40.1 to 1.42.0", User: githubtest.DependabotUser})
+		sc := scenario{suite: func(r *githubtest.Repo, head string) { r.CompleteSuite(head, githubtest.GitHubActions, "success") }}
+		runAction(t, sim, r, n, sc, []string{"pull_request_target.opened", "check_suite.completed"})
+		got = append(got, writtenBy(sim, r, n, "github-actions[bot]"))
+	}
+	if got[1].State != "closed" || len(got[1].Runs) != 1 || !strings.HasPrefix(got[1].Runs[0], "completed/failure\n") {
+		t.Errorf("a head editing the configuration and workflow was judged otherwise than by the base: %+v", got[1])
+	}
+	// The same comment, plus the sentence every pull request that edits
+	// a workflow gets (it could alter its own verification).
+	if len(got[0].Comments) != 1 || len(got[1].Comments) != 1 {
+		t.Fatalf("comments: plain %d, edited %d; want 1 each", len(got[0].Comments), len(got[1].Comments))
+	}
+	const workflowNote = "\n\nIt also changes `.github/workflows/pinbot.yml`, which could alter its own verification; a pull request must not vouch for itself. Move those changes to a separate pull request."
+	if !strings.Contains(got[1].Comments[0], workflowNote) {
+		t.Errorf("the edited head's comment does not name the workflow edit:\n%s", got[1].Comments[0])
+	}
+	if diff := cmp.Diff(got[0].Comments[0], strings.Replace(got[1].Comments[0], workflowNote, "", 1)); diff != "" {
+		t.Errorf("the head's edits changed the comment (-plain +edited):\n%s", diff)
+	}
+}
