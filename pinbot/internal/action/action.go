@@ -4,7 +4,7 @@
 // decision, read or write of its own: the routing, the jobs, the source,
 // enforce, render and report are serve's.
 //
-// It is safe on pull_request_target by construction (ADR 0344): it never
+// It is safe on pull_request_target by construction (ADR 0342): it never
 // checks out or runs the pull request's code (it reads the head through
 // the API, as the App does), and the configuration and pins come from the
 // base commit the event names, never from the head.

@@ -64,7 +64,7 @@ func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() st
 	}
 	// The Action takes no lock ref (it would need contents: write): its
 	// runs are one at a time per repository, by the workflow's
-	// concurrency group, and it just listed (ADR 0345).
+	// concurrency group, and it just listed (ADR 0342).
 	if s.cfg.Token == "" {
 		took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, DashboardLockRef, rc.sha)
 		if err != nil {

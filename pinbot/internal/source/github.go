@@ -65,7 +65,7 @@ type Identity struct {
 	// Shared says the App is not pinbot's alone: the Action's GITHUB_TOKEN
 	// writes as GitHub Actions, whose App also runs the repository's
 	// workflows. pinbot's check run is then told by its name, and that
-	// App's other check runs and suites count as everyone else's (ADR 0343).
+	// App's other check runs and suites count as everyone else's (ADR 0342).
 	Shared bool
 }
 
