@@ -15,6 +15,7 @@ import (
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/gather"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
@@ -147,7 +148,7 @@ func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
 	if f.checks != "" {
 		src.Runs = runs
 	}
-	g := source.NewGatherer(1).Gather(ctx, src, target)
+	g := gather.NewGatherer(1).Gather(ctx, src, target)
 	res := enforce.Evaluate(g.Input)
 	comment := render.Comment(res, ref, nil)
 
@@ -185,9 +186,9 @@ func runEvaluate(ctx context.Context, e env, f evaluateFlags) error {
 // the --pr file says about its author, title, body and labels. Only the
 // refs given on the command line count; a --pr naming another head is
 // noted.
-func evaluateTarget(baseSHA, headSHA string, pr *source.PullRequestFile, stderr io.Writer) (source.Target, render.Repo) {
+func evaluateTarget(baseSHA, headSHA string, pr *source.PullRequestFile, stderr io.Writer) (gather.Target, render.Repo) {
 	var ref render.Repo
-	t := source.Target{PR: source.PullRequest{BaseSHA: baseSHA, HeadSHA: headSHA, ChangedFiles: -1, Comments: -1}}
+	t := gather.Target{PR: source.PullRequest{BaseSHA: baseSHA, HeadSHA: headSHA, ChangedFiles: -1, Comments: -1}}
 	if pr != nil {
 		p := pr.PR
 		if p.HeadSHA != "" && p.HeadSHA != headSHA {

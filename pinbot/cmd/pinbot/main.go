@@ -4,6 +4,7 @@
 // Subcommands:
 //
 //	serve          run the GitHub App (webhooks in; check runs, comments, closes out)
+//	action         run one GitHub Actions event as the App would, with the workflow token
 //	register       register the GitHub App through GitHub's manifest flow
 //	pins           list the pins a repository's ADRs declare
 //	evaluate       decide a pull request offline from a git repository
@@ -130,7 +131,7 @@ error or something that could not be read or measured.`,
 	root.SetOut(e.stdout)
 	root.SetErr(e.stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return usageError{err} })
-	root.AddCommand(newServe(e), newRegister(e), newPins(e), newEvaluate(e), newSync(e), newDashboard(e), newVerifyMemory(e))
+	root.AddCommand(newServe(e), newAction(e), newRegister(e), newPins(e), newEvaluate(e), newSync(e), newDashboard(e), newVerifyMemory(e))
 	// cobra's completion command (bash, zsh, fish, powershell), made to
 	// refuse a shell it does not know instead of printing its help.
 	root.InitDefaultCompletionCmd()

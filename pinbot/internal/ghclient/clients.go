@@ -5,6 +5,7 @@
 package ghclient
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -23,6 +24,10 @@ type Config struct {
 	// AppID and PrivateKey (PEM) identify the App.
 	AppID      int64
 	PrivateKey []byte
+	// Token, when set, replaces the App: every client sends this one
+	// token (a GitHub Actions workflow's GITHUB_TOKEN), to BaseURL's host
+	// only, and there are no installations and no App client (ADR 0342).
+	Token string
 	// Base is the HTTP transport underneath (http.DefaultTransport when nil).
 	Base http.RoundTripper
 	// Tune, when set, adjusts each installation's Transport (tests shorten
@@ -60,6 +65,9 @@ func NewClients(cfg Config) (*Clients, error) {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return nil, fmt.Errorf("parsing GitHub URL %q: want an http(s) URL such as https://api.github.com/", cfg.BaseURL)
 	}
+	if cfg.Token != "" {
+		return &Clients{cfg: cfg, base: u, clients: map[int64]*installation{}}, nil
+	}
 	if _, err := ghinstallation.NewAppsTransport(http.DefaultTransport, cfg.AppID, cfg.PrivateKey); err != nil {
 		return nil, fmt.Errorf("reading the App private key: %w", err)
 	}
@@ -81,6 +89,9 @@ func (c *Clients) For(installation int64) (*github.Client, error) {
 // App returns a client authenticated as the App itself (a JWT signed with
 // its key), for the endpoints about the App: its installations.
 func (c *Clients) App() (*github.Client, error) {
+	if c.cfg.Token != "" {
+		return nil, errors.New("no App: pinbot runs with a workflow token")
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.app != nil {
@@ -119,6 +130,9 @@ func (c *Clients) Download(installation int64) (*http.Client, error) {
 func (c *Clients) get(id int64) (*installation, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.cfg.Token != "" {
+		id = 0 // one token, whatever the installation
+	}
 	if in, ok := c.clients[id]; ok {
 		return in, nil
 	}
@@ -126,12 +140,18 @@ func (c *Clients) get(id int64) (*installation, error) {
 	if c.cfg.Tune != nil {
 		c.cfg.Tune(tr)
 	}
-	itr, err := ghinstallation.New(tr, c.cfg.AppID, id, c.cfg.PrivateKey)
-	if err != nil {
-		return nil, fmt.Errorf("creating the token source of installation %d: %w", id, err)
+	var auth http.RoundTripper
+	if c.cfg.Token != "" {
+		auth = &tokenTransport{base: tr, host: c.base.Host, token: c.cfg.Token}
+	} else {
+		itr, err := ghinstallation.New(tr, c.cfg.AppID, id, c.cfg.PrivateKey)
+		if err != nil {
+			return nil, fmt.Errorf("creating the token source of installation %d: %w", id, err)
+		}
+		itr.BaseURL = strings.TrimSuffix(c.base.String(), "/")
+		auth = itr
 	}
-	itr.BaseURL = strings.TrimSuffix(c.base.String(), "/")
-	gh := github.NewClient(&http.Client{Transport: itr})
+	gh := github.NewClient(&http.Client{Transport: auth})
 	base := *c.base
 	gh.BaseURL = &base
 	gh.UploadURL = &base
@@ -141,4 +161,21 @@ func (c *Clients) get(id int64) (*installation, error) {
 	in := &installation{gh: gh, download: &http.Client{Transport: tr}}
 	c.clients[id] = in
 	return in, nil
+}
+
+// tokenTransport sends one token, and only to the API's host: a redirect
+// elsewhere (an archive's download host) goes without it.
+type tokenTransport struct {
+	base  http.RoundTripper
+	host  string
+	token string
+}
+
+func (t *tokenTransport) RoundTrip(r *http.Request) (*http.Response, error) {
+	if r.URL.Host != t.host {
+		return t.base.RoundTrip(r)
+	}
+	r = r.Clone(r.Context())
+	r.Header.Set("Authorization", "Bearer "+t.token)
+	return t.base.RoundTrip(r)
 }

@@ -15,7 +15,7 @@ import (
 // Lock creates ref at sha. A ref that exists already (422) is another
 // replica's lock: Lock returns false and no error.
 func (r *Reporter) Lock(ctx context.Context, owner, repo, ref, sha string) (bool, error) {
-	_, resp, err := r.GH.Git.CreateRef(ctx, owner, repo, &github.Reference{Ref: github.String(ref), Object: &github.GitObject{SHA: github.String(sha)}})
+	_, resp, err := r.gh.Git.CreateRef(ctx, owner, repo, &github.Reference{Ref: github.String(ref), Object: &github.GitObject{SHA: github.String(sha)}})
 	if err != nil {
 		if resp != nil && resp.StatusCode == http.StatusUnprocessableEntity {
 			return false, nil
@@ -30,12 +30,12 @@ func (r *Reporter) Lock(ctx context.Context, owner, repo, ref, sha string) (bool
 // update that is not a fast-forward, so of two replicas taking over the
 // same observed lock only one wins. took is false when another did.
 func (r *Reporter) TakeOver(ctx context.Context, owner, repo, ref, observed, tree, why string) (took bool, err error) {
-	c, _, err := r.GH.Git.CreateCommit(ctx, owner, repo, &github.Commit{Message: github.String(why), Tree: &github.Tree{SHA: github.String(tree)},
+	c, _, err := r.gh.Git.CreateCommit(ctx, owner, repo, &github.Commit{Message: github.String(why), Tree: &github.Tree{SHA: github.String(tree)},
 		Parents: []*github.Commit{{SHA: github.String(observed)}}}, nil)
 	if err != nil {
 		return false, fmt.Errorf("taking over the lock %s: %w", ref, err)
 	}
-	_, resp, err := r.GH.Git.UpdateRef(ctx, owner, repo, &github.Reference{Ref: github.String(ref), Object: &github.GitObject{SHA: c.SHA}}, false)
+	_, resp, err := r.gh.Git.UpdateRef(ctx, owner, repo, &github.Reference{Ref: github.String(ref), Object: &github.GitObject{SHA: c.SHA}}, false)
 	if err != nil {
 		if resp != nil && resp.StatusCode == http.StatusUnprocessableEntity {
 			return false, nil
@@ -47,7 +47,7 @@ func (r *Reporter) TakeOver(ctx context.Context, owner, repo, ref, observed, tre
 
 // CreateIssue opens an issue and returns its number.
 func (r *Reporter) CreateIssue(ctx context.Context, owner, repo, title, body string, labels []string) (int, error) {
-	is, _, err := r.GH.Issues.Create(ctx, owner, repo, &github.IssueRequest{Title: github.String(title), Body: github.String(body), Labels: &labels})
+	is, _, err := r.gh.Issues.Create(ctx, owner, repo, &github.IssueRequest{Title: github.String(title), Body: github.String(body), Labels: &labels})
 	if err != nil {
 		return 0, fmt.Errorf("creating issue %q in %s/%s: %w", title, owner, repo, err)
 	}
@@ -56,7 +56,7 @@ func (r *Reporter) CreateIssue(ctx context.Context, owner, repo, title, body str
 
 // EditIssueBody replaces an issue's body.
 func (r *Reporter) EditIssueBody(ctx context.Context, owner, repo string, number int, body string) error {
-	if _, _, err := r.GH.Issues.Edit(ctx, owner, repo, number, &github.IssueRequest{Body: github.String(body)}); err != nil {
+	if _, _, err := r.gh.Issues.Edit(ctx, owner, repo, number, &github.IssueRequest{Body: github.String(body)}); err != nil {
 		return fmt.Errorf("editing %s/%s#%d: %w", owner, repo, number, err)
 	}
 	return nil
@@ -65,7 +65,7 @@ func (r *Reporter) EditIssueBody(ctx context.Context, owner, repo string, number
 // EditIssueBodyETag replaces an issue's body and returns the ETag of
 // GitHub's answer, for the next conditional read.
 func (r *Reporter) EditIssueBodyETag(ctx context.Context, owner, repo string, number int, body string) (string, error) {
-	_, resp, err := r.GH.Issues.Edit(ctx, owner, repo, number, &github.IssueRequest{Body: github.String(body)})
+	_, resp, err := r.gh.Issues.Edit(ctx, owner, repo, number, &github.IssueRequest{Body: github.String(body)})
 	if err != nil {
 		return "", fmt.Errorf("editing %s/%s#%d: %w", owner, repo, number, err)
 	}
@@ -74,7 +74,7 @@ func (r *Reporter) EditIssueBodyETag(ctx context.Context, owner, repo string, nu
 
 // Comment adds a comment to an issue or pull request.
 func (r *Reporter) Comment(ctx context.Context, owner, repo string, number int, body string) error {
-	if _, _, err := r.GH.Issues.CreateComment(ctx, owner, repo, number, &github.IssueComment{Body: github.String(clip(body, maxText))}); err != nil {
+	if _, _, err := r.gh.Issues.CreateComment(ctx, owner, repo, number, &github.IssueComment{Body: github.String(clip(body, maxText))}); err != nil {
 		return fmt.Errorf("commenting on %s/%s#%d: %w", owner, repo, number, err)
 	}
 	return nil
@@ -83,7 +83,7 @@ func (r *Reporter) Comment(ctx context.Context, owner, repo string, number int, 
 // Reopen reopens a pull request. GitHub refuses (422) to reopen one whose
 // head branch was deleted: Reopen then returns gone and no error.
 func (r *Reporter) Reopen(ctx context.Context, owner, repo string, number int) (gone bool, err error) {
-	_, resp, err := r.GH.PullRequests.Edit(ctx, owner, repo, number, &github.PullRequest{State: github.String("open")})
+	_, resp, err := r.gh.PullRequests.Edit(ctx, owner, repo, number, &github.PullRequest{State: github.String("open")})
 	if err != nil {
 		if resp != nil && resp.StatusCode == http.StatusUnprocessableEntity {
 			return true, nil
@@ -95,7 +95,7 @@ func (r *Reporter) Reopen(ctx context.Context, owner, repo string, number int) (
 
 // Close closes a pull request.
 func (r *Reporter) Close(ctx context.Context, owner, repo string, number int) error {
-	if _, _, err := r.GH.PullRequests.Edit(ctx, owner, repo, number, &github.PullRequest{State: github.String("closed")}); err != nil {
+	if _, _, err := r.gh.PullRequests.Edit(ctx, owner, repo, number, &github.PullRequest{State: github.String("closed")}); err != nil {
 		return fmt.Errorf("closing %s/%s#%d: %w", owner, repo, number, err)
 	}
 	return nil
@@ -103,7 +103,7 @@ func (r *Reporter) Close(ctx context.Context, owner, repo string, number int) er
 
 // EditPull sets a pull request's title and body.
 func (r *Reporter) EditPull(ctx context.Context, owner, repo string, number int, title, body string) error {
-	if _, _, err := r.GH.PullRequests.Edit(ctx, owner, repo, number, &github.PullRequest{Title: github.String(title), Body: github.String(body)}); err != nil {
+	if _, _, err := r.gh.PullRequests.Edit(ctx, owner, repo, number, &github.PullRequest{Title: github.String(title), Body: github.String(body)}); err != nil {
 		return fmt.Errorf("editing %s/%s#%d: %w", owner, repo, number, err)
 	}
 	return nil
@@ -111,7 +111,7 @@ func (r *Reporter) EditPull(ctx context.Context, owner, repo string, number int,
 
 // OpenPull opens a pull request from head into base and returns its number.
 func (r *Reporter) OpenPull(ctx context.Context, owner, repo, head, base, title, body string) (int, error) {
-	pr, _, err := r.GH.PullRequests.Create(ctx, owner, repo, &github.NewPullRequest{Title: github.String(title), Head: github.String(head), Base: github.String(base), Body: github.String(body)})
+	pr, _, err := r.gh.PullRequests.Create(ctx, owner, repo, &github.NewPullRequest{Title: github.String(title), Head: github.String(head), Base: github.String(base), Body: github.String(body)})
 	if err != nil {
 		return 0, fmt.Errorf("opening a pull request from %s in %s/%s: %w", head, owner, repo, err)
 	}
@@ -123,12 +123,12 @@ func (r *Reporter) OpenPull(ctx context.Context, owner, repo, head, base, title,
 func (r *Reporter) ResetBranch(ctx context.Context, owner, repo, branch, sha string, exists bool) error {
 	ref := &github.Reference{Ref: github.String("refs/heads/" + branch), Object: &github.GitObject{SHA: github.String(sha)}}
 	if exists {
-		if _, _, err := r.GH.Git.UpdateRef(ctx, owner, repo, ref, true); err != nil {
+		if _, _, err := r.gh.Git.UpdateRef(ctx, owner, repo, ref, true); err != nil {
 			return fmt.Errorf("resetting %s: %w", branch, err)
 		}
 		return nil
 	}
-	if _, _, err := r.GH.Git.CreateRef(ctx, owner, repo, ref); err != nil {
+	if _, _, err := r.gh.Git.CreateRef(ctx, owner, repo, ref); err != nil {
 		return fmt.Errorf("creating %s: %w", branch, err)
 	}
 	return nil
@@ -137,7 +137,7 @@ func (r *Reporter) ResetBranch(ctx context.Context, owner, repo, branch, sha str
 // WriteFile commits content to path on branch, replacing the blob sha.
 func (r *Reporter) WriteFile(ctx context.Context, owner, repo, branch, path, message string, content []byte, sha string) error {
 	opts := &github.RepositoryContentFileOptions{Message: github.String(message), Content: content, Branch: github.String(branch), SHA: github.String(sha)}
-	if _, _, err := r.GH.Repositories.UpdateFile(ctx, owner, repo, path, opts); err != nil {
+	if _, _, err := r.gh.Repositories.UpdateFile(ctx, owner, repo, path, opts); err != nil {
 		return fmt.Errorf("writing %s on %s: %w", path, branch, err)
 	}
 	return nil

@@ -9,7 +9,7 @@ package report
 import (
 	"context"
 	"fmt"
-	"strings"
+	"net/http"
 	"unicode/utf8"
 
 	"github.com/google/go-github/v60/github"
@@ -20,15 +20,23 @@ import (
 )
 
 // CheckName is the name of pinbot's check run; branch protection requires it.
-const CheckName = "pinbot"
+const CheckName = source.CheckName
 
-// Reporter writes decisions through one installation's client.
+// Reporter writes decisions about one repository through its client. It
+// reads nothing itself: what it must look up of pinbot's own writes (its
+// check run, its comment) it reads through the repository's source.
 type Reporter struct {
-	GH *github.Client
-	// AppID and AppSlug identify pinbot: only check runs of AppID and
-	// comments by "<AppSlug>[bot]" are pinbot's own.
-	AppID   int64
-	AppSlug string
+	gh  *github.Client
+	src *source.GitHub
+}
+
+// Open returns the source and the reporter of one repository, both through
+// gh: the one constructor the App (one per installation's repository) and
+// the Action (the workflow token's repository) build them with. dl, when
+// not nil, fetches archives from GitHub's download host.
+func Open(repos *source.Repos, gh *github.Client, dl *http.Client, owner, name string) (*source.GitHub, *Reporter) {
+	src := repos.Open(gh, dl, owner, name)
+	return src, &Reporter{gh: gh, src: src}
 }
 
 // Decision is what to write about one pull request.
@@ -107,7 +115,7 @@ func (r *Reporter) Apply(ctx context.Context, d Decision) (Actions, Known, error
 		return a, k, err
 	}
 	if res.Close && res.Verdict == enforce.Block && k.Open {
-		if _, _, err := r.GH.PullRequests.Edit(ctx, d.Owner, d.Repo, d.Number, &github.PullRequest{State: github.String("closed")}); err != nil {
+		if _, _, err := r.gh.PullRequests.Edit(ctx, d.Owner, d.Repo, d.Number, &github.PullRequest{State: github.String("closed")}); err != nil {
 			return a, k, fmt.Errorf("closing %s/%s#%d: %w", d.Owner, d.Repo, d.Number, err)
 		}
 		a.Closed, k.Open = true, false
@@ -119,17 +127,12 @@ func (r *Reporter) Apply(ctx context.Context, d Decision) (Actions, Known, error
 // one pinbot already made there when its content changes.
 func (r *Reporter) checkRun(ctx context.Context, d Decision, k *Known) (string, error) {
 	if !k.CheckRunKnown {
-		res, _, err := r.GH.Checks.ListCheckRunsForRef(ctx, d.Owner, d.Repo, d.HeadSHA, &github.ListCheckRunsOptions{
-			CheckName: github.String(CheckName), AppID: github.Int64(r.AppID),
-		})
+		own, err := r.src.OwnCheckRun(ctx, d.HeadSHA)
 		if err != nil {
-			return "", fmt.Errorf("looking up the %s check run on %s: %w", CheckName, d.HeadSHA, err)
+			return "", err
 		}
-		for _, cr := range res.CheckRuns {
-			if cr.GetApp().GetID() == r.AppID && (k.CheckRun == nil || cr.GetID() > k.CheckRun.ID) {
-				k.CheckRun = &source.CheckRun{ID: cr.GetID(), Status: cr.GetStatus(), Conclusion: cr.GetConclusion(),
-					Title: cr.GetOutput().GetTitle(), Summary: cr.GetOutput().GetSummary()}
-			}
+		if own != nil && (k.CheckRun == nil || own.ID > k.CheckRun.ID) {
+			k.CheckRun = own
 		}
 		k.CheckRunKnown = true
 	}
@@ -159,7 +162,7 @@ func (r *Reporter) checkRun(ctx context.Context, d Decision, k *Known) (string, 
 		} else {
 			opt.Conclusion = github.String(conclusion)
 		}
-		if _, _, err := r.GH.Checks.UpdateCheckRun(ctx, d.Owner, d.Repo, old.ID, opt); err != nil {
+		if _, _, err := r.gh.Checks.UpdateCheckRun(ctx, d.Owner, d.Repo, old.ID, opt); err != nil {
 			return "", fmt.Errorf("updating check run %d: %w", old.ID, err)
 		}
 		want.ID = old.ID
@@ -172,7 +175,7 @@ func (r *Reporter) checkRun(ctx context.Context, d Decision, k *Known) (string, 
 	} else {
 		opt.Status, opt.Conclusion = github.String(status), github.String(conclusion)
 	}
-	cr, _, err := r.GH.Checks.CreateCheckRun(ctx, d.Owner, d.Repo, opt)
+	cr, _, err := r.gh.Checks.CreateCheckRun(ctx, d.Owner, d.Repo, opt)
 	if err != nil {
 		return "", fmt.Errorf("creating the %s check run on %s: %w", CheckName, d.HeadSHA, err)
 	}
@@ -201,27 +204,27 @@ func clip(s string, n int) string {
 func (r *Reporter) comment(ctx context.Context, d Decision, create bool, k *Known) (string, error) {
 	body := clip(d.Comment, maxText)
 	if k.CommentID == 0 && !k.NoComment {
-		own, err := r.Find(ctx, d.Owner, d.Repo, d.Number)
+		own, err := r.src.OwnComment(ctx, d.Number, render.Marker)
 		if err != nil {
 			return "", err
 		}
 		if own == nil {
 			k.NoComment = true
 		} else {
-			k.CommentID, k.CommentBody = own.GetID(), own.GetBody()
+			k.CommentID, k.CommentBody = own.ID, own.Body
 		}
 	}
 	switch {
 	case k.CommentID != 0 && k.CommentBody == body:
 		return "unchanged", nil
 	case k.CommentID != 0:
-		if _, _, err := r.GH.Issues.EditComment(ctx, d.Owner, d.Repo, k.CommentID, &github.IssueComment{Body: github.String(body)}); err != nil {
+		if _, _, err := r.gh.Issues.EditComment(ctx, d.Owner, d.Repo, k.CommentID, &github.IssueComment{Body: github.String(body)}); err != nil {
 			return "", fmt.Errorf("updating comment %d: %w", k.CommentID, err)
 		}
 		k.CommentBody = body
 		return "updated", nil
 	case create:
-		c, _, err := r.GH.Issues.CreateComment(ctx, d.Owner, d.Repo, d.Number, &github.IssueComment{Body: github.String(body)})
+		c, _, err := r.gh.Issues.CreateComment(ctx, d.Owner, d.Repo, d.Number, &github.IssueComment{Body: github.String(body)})
 		if err != nil {
 			return "", fmt.Errorf("commenting on %s/%s#%d: %w", d.Owner, d.Repo, d.Number, err)
 		}
@@ -229,25 +232,4 @@ func (r *Reporter) comment(ctx context.Context, d Decision, create bool, k *Know
 		return "created", nil
 	}
 	return "", nil
-}
-
-// Find returns pinbot's comment on a pull request: one that carries the
-// marker and was written by pinbot itself (anyone can paste the marker).
-func (r *Reporter) Find(ctx context.Context, owner, repo string, number int) (*github.IssueComment, error) {
-	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
-	for {
-		cs, resp, err := r.GH.Issues.ListComments(ctx, owner, repo, number, opt)
-		if err != nil {
-			return nil, fmt.Errorf("listing the comments of %s/%s#%d: %w", owner, repo, number, err)
-		}
-		for _, c := range cs {
-			if strings.HasPrefix(c.GetBody(), render.Marker) && c.GetUser().GetLogin() == r.AppSlug+"[bot]" && c.GetUser().GetType() == "Bot" {
-				return c, nil
-			}
-		}
-		if resp.NextPage == 0 {
-			return nil, nil
-		}
-		opt.Page = resp.NextPage
-	}
 }

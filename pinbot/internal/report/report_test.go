@@ -14,6 +14,7 @@ import (
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
+	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
 )
 
@@ -34,7 +35,7 @@ func TestApply(t *testing.T) {
 	itr.BaseURL = sim.URL()
 	gh := github.NewClient(&http.Client{Transport: itr})
 	gh.BaseURL, _ = url.Parse(sim.URL())
-	rep := &report.Reporter{GH: gh, AppID: sim.App().ID, AppSlug: sim.App().Slug}
+	_, rep := report.Open(&source.Repos{Identity: source.Identity{AppID: sim.App().ID, AppSlug: sim.App().Slug}}, gh, nil, "acme", "op")
 	d := report.Decision{Owner: "acme", Repo: "op", Number: n, HeadSHA: r.HeadSHA(n)}
 
 	steps := []struct {
@@ -104,7 +105,7 @@ func TestLongSummaryIsClipped(t *testing.T) {
 	itr.BaseURL = sim.URL()
 	gh := github.NewClient(&http.Client{Transport: itr})
 	gh.BaseURL, _ = url.Parse(sim.URL())
-	rep := &report.Reporter{GH: gh, AppID: sim.App().ID, AppSlug: sim.App().Slug}
+	_, rep := report.Open(&source.Repos{Identity: source.Identity{AppID: sim.App().ID, AppSlug: sim.App().Slug}}, gh, nil, "acme", "op")
 	res := enforce.Result{Verdict: enforce.Error}
 	for i := 0; i < 3000; i++ {
 		res.Errors = append(res.Errors, "reading a very long list of manifests: boom ✗")

@@ -9,6 +9,7 @@ import (
 	"github.com/kubetenant/kubetenant/internal/version"
 	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
+	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
 
 // Config configures a Server.
@@ -19,6 +20,12 @@ type Config struct {
 	PrivateKey []byte
 	// WebhookSecret authenticates deliveries.
 	WebhookSecret []byte
+	// Token, when set, is a GitHub Actions workflow's GITHUB_TOKEN: pinbot
+	// action's one repository is read and written through it, as GitHub
+	// Actions, and there is no App (AppID, PrivateKey and WebhookSecret
+	// are not used; ADR 0342). Never from a flag: the Action reads it from
+	// the environment.
+	Token string
 	// GitHubURL is the REST API base every call goes to, including token
 	// requests ("https://api.github.com/" or "https://ghe.example.com/api/v3/").
 	GitHubURL string
@@ -99,13 +106,18 @@ type Config struct {
 // defaults refuses a Config without the App's identity and fills in the
 // defaults.
 func (c *Config) defaults() error {
-	if len(c.WebhookSecret) == 0 {
+	if c.Token != "" {
+		if c.AppSlug == "" {
+			c.AppSlug = ActionsSlug
+		}
+		c.AppID, c.PrivateKey, c.WebhookSecret = 0, nil, nil
+	} else if len(c.WebhookSecret) == 0 {
 		return errors.New("no webhook secret: set --webhook-secret-file or PINBOT_WEBHOOK_SECRET")
 	}
-	if len(c.PrivateKey) == 0 {
+	if len(c.PrivateKey) == 0 && c.Token == "" {
 		return errors.New("no App private key: set --private-key-file or PINBOT_PRIVATE_KEY_FILE")
 	}
-	if c.AppID <= 0 {
+	if c.AppID <= 0 && c.Token == "" {
 		return errors.New("no App id: set --app-id or PINBOT_APP_ID")
 	}
 	if c.AppSlug == "" {
@@ -136,6 +148,28 @@ func (c *Config) defaults() error {
 		c.CacheBytes = 64 << 20
 	}
 	return nil
+}
+
+// ActionsSlug is the App GitHub Actions' GITHUB_TOKEN writes as: its check
+// runs are GitHub Actions', its comments github-actions[bot]'s.
+const ActionsSlug = "github-actions"
+
+// identity is who pinbot writes as: its App, or GitHub Actions with a
+// workflow's token (an App pinbot shares with the repository's workflows,
+// and whose id differs between github.com and each GitHub Enterprise
+// Server, so it is known by its slug).
+func (c *Config) identity() source.Identity {
+	if c.Token != "" {
+		return source.Identity{AppSlug: c.AppSlug, Shared: true}
+	}
+	return source.Identity{AppID: c.AppID, AppSlug: c.AppSlug}
+}
+
+// ownApp reports whether a check's App is pinbot's own App: never with a
+// workflow token, whose App runs the workflows whose checks pinbot waits
+// for.
+func (s *Server) ownApp(id int64) bool {
+	return !s.repos.Identity.Shared && id == s.cfg.AppID
 }
 
 // Decision is one evaluation's outcome, for logs and benchmarks.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/gather"
 	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
@@ -17,12 +18,19 @@ import (
 
 // process handles one queued delivery: each of its jobs in turn.
 func (s *Server) process(ctx context.Context, d webhook.Delivery[*work]) {
+	s.runJobs(ctx, d, true)
+}
+
+// runJobs runs a delivery's jobs in turn and returns their decisions; with
+// retry, one a rate limit stopped is queued again once the limit allows.
+func (s *Server) runJobs(ctx context.Context, d webhook.Delivery[*work], retry bool) []Decision {
 	w := d.Work
 	if w == nil {
-		return
+		return nil
 	}
 	ev := w.ev
 	log := s.log.With("delivery", d.ID, "event", d.Event, "action", ev.Action, "repo", ev.Repository.FullName)
+	var out []Decision
 	for _, j := range w.jobs {
 		start := time.Now()
 		ectx, cancel := context.WithTimeout(ctx, s.cfg.EvalTimeout)
@@ -32,7 +40,7 @@ func (s *Server) process(ctx context.Context, d webhook.Delivery[*work]) {
 		if dec.Err != nil {
 			s.metrics.deliveryError()
 		}
-		if dec.RetryAt.After(time.Time{}) {
+		if retry && dec.RetryAt.After(time.Time{}) {
 			s.retryLater(d, j, dec.RetryAt)
 		}
 		level := slog.LevelInfo
@@ -45,7 +53,9 @@ func (s *Server) process(ctx context.Context, d webhook.Delivery[*work]) {
 		if s.cfg.Decided != nil {
 			s.cfg.Decided(dec)
 		}
+		out = append(out, dec)
 	}
+	return out
 }
 
 // retryLater evaluates a job again once GitHub's rate limit allows: the
@@ -115,7 +125,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 	// now would only say "none yet", so they are read when a suite
 	// completes, unless checks already ran on this commit.
 	skip := (j.newHead && !s.hints.checksSeen(pr.HeadSHA)) || j.fresh
-	g := s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
+	g := s.gather.Gather(ctx, src, gather.Target{Repo: full, PR: pr, SkipChecks: skip})
 	if staleView(g, j, remembered, mem.knownOr()) {
 		// GitHub shows a pinbot check run that what this evaluation holds
 		// (a payload, or memory built from one) does not know: another
@@ -133,7 +143,7 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 			dec.Verdict = "closed"
 			return dec
 		}
-		g = s.gather.Gather(ctx, src, source.Target{Repo: full, PR: pr, SkipChecks: skip})
+		g = s.gather.Gather(ctx, src, gather.Target{Repo: full, PR: pr, SkipChecks: skip})
 	}
 	s.hints.learnChecks(full, g.Rules.VerificationChecks())
 	in := g.Input
@@ -259,12 +269,6 @@ func (s *Server) source(j repoRef) (*source.GitHub, *report.Reporter, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	src := s.base
-	src.GH, src.Download, src.Owner, src.Repo = gh, dl, j.owner, j.repo
-	if s.cfg.Advisories {
-		// Gather reads the advisories of the pins a bot's pull request
-		// moves, and enforce decides the security update (ADR 0322).
-		src.AdvisoryDB = s.advisories
-	}
-	return &src, &report.Reporter{GH: gh, AppID: s.cfg.AppID, AppSlug: s.cfg.AppSlug}, nil
+	src, rep := report.Open(&s.repos, gh, dl, j.owner, j.repo)
+	return src, rep, nil
 }

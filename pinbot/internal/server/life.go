@@ -11,6 +11,7 @@ import (
 	"github.com/kubetenant/kubetenant/internal/adr"
 	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/gather"
 	"github.com/kubetenant/kubetenant/pinbot/internal/life"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
@@ -28,7 +29,7 @@ import (
 const DashboardLockRef = "refs/pinbot/dashboard"
 
 // botLogin is the login GitHub shows for the App's own writes.
-func (s *Server) botLogin() string { return s.cfg.AppSlug + "[bot]" }
+func (s *Server) botLogin() string { return s.repos.Identity.Login() }
 
 // repoCtx is one repository as the life cycle reads and writes it.
 type repoCtx struct {
@@ -61,16 +62,21 @@ func (s *Server) dashboardIssue(ctx context.Context, rc *repoCtx, body func() st
 			return is, false, err
 		}
 	}
-	took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, DashboardLockRef, rc.sha)
-	if err != nil {
-		return nil, false, err
-	}
-	if !took {
-		if is, err := s.findDashboard(ctx, rc); err != nil || is != nil {
-			return is, false, err
-		}
-		if err := s.recoverLock(ctx, rc); err != nil {
+	// The Action takes no lock ref (it would need contents: write): its
+	// runs are one at a time per repository, by the workflow's
+	// concurrency group, and it just listed (ADR 0342).
+	if s.cfg.Token == "" {
+		took, err := rc.rep.Lock(ctx, rc.owner, rc.repo, DashboardLockRef, rc.sha)
+		if err != nil {
 			return nil, false, err
+		}
+		if !took {
+			if is, err := s.findDashboard(ctx, rc); err != nil || is != nil {
+				return is, false, err
+			}
+			if err := s.recoverLock(ctx, rc); err != nil {
+				return nil, false, err
+			}
 		}
 	}
 	text := body()
@@ -161,7 +167,7 @@ func (s *Server) upstreams(ctx context.Context, src *source.GitHub, refs []strin
 // recordDecision writes what a decision on a bot pull request means for
 // the dashboard (life.Decide), with the upstream issues' states; and then
 // lifts the pins whose upstream issue was fixed.
-func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j prJob, src *source.GitHub, rep *report.Reporter, g *source.Gathered, pr source.PullRequest, res enforce.Result, closed bool) {
+func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j prJob, src *source.GitHub, rep *report.Reporter, g *gather.Gathered, pr source.PullRequest, res enforce.Result, closed bool) {
 	rec, ok := life.Decide(life.Outcome{Result: res, PR: pr.Number, HeadSHA: pr.HeadSHA, Closed: closed,
 		ChecksURL: fmt.Sprintf("%s/%s/%s/pull/%d/checks", s.serverURL, j.owner, j.repo, pr.Number),
 		Dashboard: g.Rules.Config.Dashboard, OnDefaultBranch: pr.DefaultBranch == "" || pr.BaseRef == pr.DefaultBranch})
@@ -238,7 +244,7 @@ func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, l life
 // pinbot reopened it to lift a pin is in the dashboard's state, on GitHub:
 // any replica answers alike. The state is read only when the decision can
 // carry a supersession (life.MaySupersede).
-func (s *Server) supersession(ctx context.Context, src *source.GitHub, g *source.Gathered, pr source.PullRequest, res enforce.Result) string {
+func (s *Server) supersession(ctx context.Context, src *source.GitHub, g *gather.Gathered, pr source.PullRequest, res enforce.Result) string {
 	if !life.MaySupersede(res, g.Rules.Config.Dashboard) {
 		return ""
 	}
@@ -405,7 +411,7 @@ func (s *Server) discoverInstallation(ctx context.Context, id int64) {
 		if r.Archived || s.hints.lookedAt(full) {
 			continue
 		}
-		is, err := s.findDashboard(ctx, &repoCtx{src: &source.GitHub{GH: gh, Owner: r.Owner, Repo: r.Name}, owner: r.Owner, repo: r.Name})
+		is, err := s.findDashboard(ctx, &repoCtx{src: s.repos.Open(gh, nil, r.Owner, r.Name), owner: r.Owner, repo: r.Name})
 		if err != nil {
 			s.hints.forget(full) // look again next time
 			s.log.Error("looking for a dashboard", "repo", full, "err", err)
@@ -423,7 +429,9 @@ func (s *Server) discoverInstallation(ctx context.Context, id int64) {
 // fixed. serve calls it every --upstream-interval on every replica; the
 // lift lock refs make one of them act (ADR 0231).
 func (s *Server) CheckUpstreams(ctx context.Context) {
-	s.discover(ctx)
+	if s.cfg.Token == "" {
+		s.discover(ctx) // a workflow token has no App to list installations with
+	}
 	for _, j := range s.hints.dashboards() {
 		log := s.log.With("repo", j.owner+"/"+j.repo)
 		rc, err := s.defaultBranch(ctx, j)

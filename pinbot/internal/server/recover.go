@@ -8,6 +8,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/kubetenant/kubetenant/pinbot/internal/gather"
 	"github.com/kubetenant/kubetenant/pinbot/internal/redeliver"
 	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
@@ -171,7 +172,7 @@ func (s *Server) Redeliver(ctx context.Context) Redelivery {
 // GitHub shows pinbot's check run on the head while the view says there is
 // none, or another one (ADR 0243). A view read from GitHub in this
 // evaluation is never stale.
-func staleView(g *source.Gathered, j prJob, remembered bool, known report.Known) bool {
+func staleView(g *gather.Gathered, j prJob, remembered bool, known report.Known) bool {
 	if g.Checks == nil || g.Checks.Own == nil {
 		return false
 	}

@@ -31,6 +31,7 @@ type event struct {
 	PullRequest *prPayload    `json:"pull_request"`
 	CheckRun    *checkPayload `json:"check_run"`
 	CheckSuite  *checkPayload `json:"check_suite"`
+	WorkflowRun *checkPayload `json:"workflow_run"`
 	Issue       *struct {
 		Number      int              `json:"number"`
 		PullRequest *json.RawMessage `json:"pull_request"`
@@ -130,6 +131,7 @@ var routes = map[string]func(*Server, *event) ([]job, string){
 	"issue_comment":             (*Server).commentJobs,
 	"issues":                    (*Server).editedJobs,
 	"push":                      (*Server).pushJobs,
+	"workflow_run":              (*Server).workflowRunJobs,
 	"installation":              nil,
 	"installation_repositories": nil,
 }
@@ -222,7 +224,7 @@ func (s *Server) checkRunJobs(ev *event) ([]job, string) {
 		return nil, "no check run in the payload"
 	}
 	s.hints.sawChecks(c.HeadSHA)
-	if c.App.ID == s.cfg.AppID {
+	if s.ownApp(c.App.ID) {
 		if ev.Action == "rerequested" {
 			return s.checkJobs(ev, c, true), "no open pull request"
 		}
@@ -234,7 +236,9 @@ func (s *Server) checkRunJobs(ev *event) ([]job, string) {
 	if names, known := s.hints.checkNames(ev.Repository.FullName); known && !slices.Contains(names, c.Name) {
 		return nil, "not a verification check"
 	}
-	return s.checkJobs(ev, c, false), "no open pull request"
+	// A workflow token has no memory of the pull requests at this head:
+	// those from forks, which the payload leaves out, are listed.
+	return s.checkJobs(ev, c, s.cfg.Token != ""), "no open pull request"
 }
 
 // checkSuiteJobs: a completed suite of another App matters only to a pull
@@ -247,7 +251,7 @@ func (s *Server) checkSuiteJobs(ev *event) ([]job, string) {
 		return nil, "no check suite in the payload"
 	}
 	s.hints.sawChecks(c.HeadSHA)
-	if c.App.ID == s.cfg.AppID {
+	if s.ownApp(c.App.ID) {
 		if ev.Action == "rerequested" {
 			return s.checkJobs(ev, c, true), "no open pull request"
 		}
@@ -257,7 +261,7 @@ func (s *Server) checkSuiteJobs(ev *event) ([]job, string) {
 		return nil, "action not handled"
 	}
 	var jobs []job
-	for _, j := range s.checkJobs(ev, c, false) {
+	for _, j := range s.checkJobs(ev, c, s.cfg.Token != "") {
 		if v := s.hints.verdict(prKey(ev.Repository.FullName, j.subject()), c.HeadSHA); v != "" && v != "pending" && v != "error" {
 			continue // decided at this head; a suite completing cannot change it
 		}
@@ -379,4 +383,22 @@ func (s *Server) pushJobs(ev *event) ([]job, string) {
 		return nil, "no ADR or configuration changed"
 	}
 	return []job{syncJob{repoRef: repoOf(ev), ref: ev.Repository.DefaultBranch, head: ev.After}}, ""
+}
+
+// workflowRunJobs: a completed workflow run (the Action's signal that a
+// verification workflow finished: GitHub sends no check_suite event for
+// GitHub Actions' own suites to workflows) is read as a completed check
+// suite of the workflows' App.
+func (s *Server) workflowRunJobs(ev *event) ([]job, string) {
+	c := ev.WorkflowRun
+	if c == nil {
+		return nil, "no workflow run in the payload"
+	}
+	if ev.Action != "completed" {
+		return nil, "action not handled"
+	}
+	s.hints.sawChecks(c.HeadSHA)
+	// A workflow token has no memory of the pull requests at this head:
+	// those from forks, which the payload leaves out, are listed.
+	return s.checkJobs(ev, c, s.cfg.Token != ""), "no open pull request"
 }

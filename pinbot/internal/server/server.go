@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"sync"
 
+	"github.com/kubetenant/kubetenant/pinbot/internal/gather"
 	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 	"github.com/kubetenant/kubetenant/pinbot/internal/webhook"
@@ -24,11 +25,11 @@ import (
 type Server struct {
 	cfg Config
 	log *slog.Logger
-	// base is what every repository's source shares: the upstream issues'
-	// client, the App, the caches and the clock.
-	base      source.GitHub
+	// repos is what every repository's source shares: who pinbot is, the
+	// upstream issues' client, the caches, the clock and the advisories.
+	repos     source.Repos
 	clients   *ghclient.Clients
-	gather    *source.Gatherer
+	gather    *gather.Gatherer
 	hints     *hints
 	metrics   *metrics
 	queue     *webhook.Queue[*work]
@@ -58,7 +59,7 @@ func New(cfg Config) (*Server, error) {
 		return float64(s.queue.Depth())
 	}, cfg.Build)
 	clients, err := ghclient.NewClients(ghclient.Config{
-		BaseURL: cfg.GitHubURL, AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, Base: cfg.Transport,
+		BaseURL: cfg.GitHubURL, AppID: cfg.AppID, PrivateKey: cfg.PrivateKey, Token: cfg.Token, Base: cfg.Transport,
 		UserAgent: cfg.Build.UserAgent("pinbot"),
 		Tune: func(t *ghclient.Transport) {
 			t.Observe = m.githubResponse
@@ -77,10 +78,15 @@ func New(cfg Config) (*Server, error) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	s = &Server{
-		base: source.GitHub{UpstreamGH: upstream, AppID: cfg.AppID, Cache: source.NewCache(cfg.CacheBytes * 3 / 4), Now: cfg.Now},
-		cfg:  cfg, log: cfg.Logger, clients: clients, gather: source.NewGatherer(4096), hints: newHints(10000),
+		repos: source.Repos{Identity: cfg.identity(), UpstreamGH: upstream, Cache: source.NewCache(cfg.CacheBytes * 3 / 4), Now: cfg.Now},
+		cfg:   cfg, log: cfg.Logger, clients: clients, gather: gather.NewGatherer(4096), hints: newHints(10000),
 		metrics: m, cancel: cancel, locks: map[string]*prLock{}, serverURL: webURL(clients.BaseURL()),
 		advisories: &source.Advisories{GH: upstream, Now: cfg.Now},
+	}
+	if cfg.Advisories {
+		// Gather reads the advisories of the pins a bot's pull request
+		// moves, and enforce decides the security update (ADR 0322).
+		s.repos.AdvisoryDB = s.advisories
 	}
 	s.queue = webhook.NewQueue(ctx, cfg.Workers, cfg.QueueSize, s.process)
 	s.intake = &webhook.Handler[*work]{

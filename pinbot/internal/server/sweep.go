@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/kubetenant/kubetenant/pinbot/internal/report"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 )
 
@@ -133,7 +132,7 @@ func (s *Server) sweepRepo(ctx context.Context, j repoRef, out *Swept) error {
 			continue
 		}
 		out.Read++
-		cr, err := rc.src.OwnCheckRun(ctx, pr.HeadSHA, report.CheckName)
+		cr, err := rc.src.OwnCheckRun(ctx, pr.HeadSHA)
 		if err != nil {
 			st.unsettled = true
 			errs = append(errs, err)

@@ -237,43 +237,6 @@ func (g *Git) PinAdvisories(_ context.Context, pins []pin.Pin) []PinAdvisories {
 	return out
 }
 
-// readAdvisories reads, when the decision without them would close a
-// bot's pull request, the advisories of the pinned packages it moves:
-// those say whether it is a security update, which is never closed. One
-// that cannot be read is an enforce.AdvisoryError, and enforce then closes
-// nothing. Other decisions read none (enforce.Evaluate is pure and cheap;
-// the call budget of ADR 0242 stays).
-func readAdvisories(ctx context.Context, src Source, in *enforce.Input) {
-	ar, ok := src.(AdvisoryReader)
-	if !ok || !in.Config.CloseBotPRs || !slices.Contains(in.Config.Bots, in.PR.Author) || !enforce.Evaluate(*in).Close {
-		return
-	}
-	moving := map[[2]string]bool{}
-	for _, p := range in.Pins {
-		if !p.Enforced {
-			continue
-		}
-		for _, c := range in.Changes {
-			if p.Matches(c) && p.Moves(c) {
-				moving[[2]string{string(p.Ecosystem), p.Package}] = true
-			}
-		}
-	}
-	if len(moving) == 0 {
-		return
-	}
-	for _, pa := range ar.PinAdvisories(ctx, in.Pins) {
-		if !moving[[2]string{string(pa.Pin.Ecosystem), pa.Pin.Package}] {
-			continue
-		}
-		if pa.Err != "" {
-			in.AdvisoryErrors = append(in.AdvisoryErrors, enforce.AdvisoryError{Ecosystem: pa.Pin.Ecosystem, Package: pa.Pin.Package, Err: pa.Err})
-			continue
-		}
-		in.Advisories = append(in.Advisories, pa.Advisories...)
-	}
-}
-
 // AdvisoryList is what GET /advisories returns, as go-github decodes it
 // (kept behind the seam: callers outside source need not import it).
 type AdvisoryList []*github.GlobalSecurityAdvisory

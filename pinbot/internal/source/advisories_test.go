@@ -3,6 +3,8 @@ package source_test
 import (
 	"context"
 	"fmt"
+	"net/http"
+	"sync"
 	"testing"
 	"time"
 
@@ -71,4 +73,25 @@ func TestAdvisories(t *testing.T) {
 	if calls := n.take(); len(calls) != 2 {
 		t.Errorf("after the hour: %d requests, want 2", len(calls))
 	}
+}
+
+// counter counts every request sent towards GitHub.
+type counter struct {
+	mu    sync.Mutex
+	calls []string
+}
+
+func (c *counter) RoundTrip(r *http.Request) (*http.Response, error) {
+	c.mu.Lock()
+	c.calls = append(c.calls, r.Method+" "+r.URL.Path)
+	c.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (c *counter) take() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.calls
+	c.calls = nil
+	return out
 }

@@ -6,7 +6,6 @@ import (
 	"io/fs"
 	"path"
 	"sort"
-	"strings"
 	"time"
 )
 
@@ -192,15 +191,4 @@ func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
 		return nil, io.EOF
 	}
 	return all, nil
-}
-
-// under reports whether p lies in one of dirs.
-func under(p string, dirs []string) bool {
-	for _, d := range dirs {
-		d = path.Clean(strings.Trim(d, "/"))
-		if d == "." || strings.HasPrefix(p, d+"/") {
-			return true
-		}
-	}
-	return false
 }

@@ -51,7 +51,73 @@ const tarballAbove = 3
 // maxTarball bounds an archive download; a larger repository reads blobs.
 const maxTarball = 64 << 20
 
-// GitHub reads one repository through an installation's go-github client.
+// CheckName is the name of pinbot's check run; branch protection requires it.
+const CheckName = "pinbot"
+
+// Identity is who pinbot writes as, so that it knows its own check run and
+// comment among everyone's.
+type Identity struct {
+	// AppID is the App pinbot's check runs belong to; zero matches the App
+	// by AppSlug alone (the Action: GitHub Actions' App id differs between
+	// github.com and each GitHub Enterprise Server).
+	AppID   int64
+	AppSlug string
+	// Shared says the App is not pinbot's alone: the Action's GITHUB_TOKEN
+	// writes as GitHub Actions, whose App also runs the repository's
+	// workflows. pinbot's check run is then told by its name, and that
+	// App's other check runs and suites count as everyone else's (ADR 0342).
+	Shared bool
+}
+
+// Login is the account pinbot's comments and issues are by.
+func (i Identity) Login() string { return i.AppSlug + "[bot]" }
+
+// owns reports whether app is pinbot's App.
+func (i Identity) owns(app *github.App) bool {
+	if i.AppID != 0 {
+		return app.GetID() == i.AppID
+	}
+	return app.GetSlug() == i.AppSlug
+}
+
+// ownRun reports whether a check run is pinbot's.
+func (i Identity) ownRun(cr *github.CheckRun) bool {
+	return i.owns(cr.GetApp()) && (!i.Shared || cr.GetName() == CheckName)
+}
+
+// Repos is what the GitHub sources of one process share: who pinbot is,
+// the upstream issues' client, the caches, the clock and the advisory
+// database. Open makes a repository's source from it; nothing else sets a
+// source's fields.
+type Repos struct {
+	Identity Identity
+	// UpstreamGH reads the pins' upstream issues when they live on another
+	// server than the repository's (GitHub Enterprise Server citing
+	// github.com); nil reads them with the repository's client.
+	UpstreamGH *github.Client
+	Cache      *Cache
+	// Now is the clock of the upstream cache (time.Now when nil).
+	Now func() time.Time
+	// AdvisoryDB reads GitHub's advisories of the pins a bot's pull
+	// request moves before a decision that could close it (ADR 0274);
+	// nil reads none.
+	AdvisoryDB *Advisories
+}
+
+// Open returns the source of owner/name read through gh; dl, when not nil,
+// fetches archives from the download host GitHub redirects to.
+func (r *Repos) Open(gh *github.Client, dl *http.Client, owner, name string) *GitHub {
+	c := r.Cache
+	if c == nil {
+		c = NewCache(16 << 20)
+	}
+	return &GitHub{GH: gh, UpstreamGH: r.UpstreamGH, Owner: owner, Repo: name, Identity: r.Identity,
+		Download: dl, Cache: c, Now: r.Now, AdvisoryDB: r.AdvisoryDB}
+}
+
+// GitHub reads one repository through a go-github client (an App
+// installation's, or the Action's workflow token). Make one with
+// Repos.Open.
 type GitHub struct {
 	GH *github.Client
 	// UpstreamGH reads the pins' upstream issues when they live on another
@@ -59,9 +125,9 @@ type GitHub struct {
 	// reads them with GH.
 	UpstreamGH  *github.Client
 	Owner, Repo string
-	// AppID is pinbot's App: its check suite is left out of "every suite
+	// Identity is pinbot's: its check suite is left out of "every suite
 	// completed", and its check run is Checks.Own.
-	AppID int64
+	Identity Identity
 	// Download fetches archives from the download host GitHub redirects to
 	// (no installation token goes there: the URL carries its own). Nil
 	// reads blobs one by one.
@@ -311,9 +377,13 @@ func (g *GitHub) Files(ctx context.Context, number int) ([]ChangedFile, error) {
 // Checks implements Source. Suites come first: while no App but pinbot has
 // a suite on the commit, no other App can have a check run there either
 // (every run belongs to its App's suite), and the runs are not listed.
+// With a shared identity (the Action) a suite of pinbot's App may hold
+// others' runs: it is read like another App's, its runs tell, and a
+// suite holding only pinbot's run is pinbot's.
 func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks, error) {
 	out := &Checks{SuitesCompleted: true}
 	others, ownRuns := 0, 0
+	shared := map[int64]string{} // the shared App's suites by id: their status
 	opt := &github.ListCheckSuiteOptions{ListOptions: github.ListOptions{PerPage: 100}}
 	for {
 		res, resp, err := g.GH.Checks.ListCheckSuitesForRef(ctx, g.Owner, g.Repo, sha, opt)
@@ -321,7 +391,10 @@ func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks,
 			return nil, fmt.Errorf("reading the check suites of %s: %w", short(sha), err)
 		}
 		for _, cs := range res.CheckSuites {
-			if cs.GetApp().GetID() == g.AppID {
+			if g.Identity.owns(cs.GetApp()) {
+				if g.Identity.Shared {
+					shared[cs.GetID()] = cs.GetStatus()
+				}
 				ownRuns++
 				continue
 			}
@@ -335,17 +408,15 @@ func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks,
 		}
 		opt.Page = resp.NextPage
 	}
-	if others == 0 {
-		// The workflows of a pull_request event may simply not have been
-		// created yet: an absent verification is not final.
-		out.SuitesCompleted = false
-	}
 	if others > 0 || ownRuns > 0 {
 		out.Read = true
 		names := map[string]bool{}
 		for _, n := range q.Names {
 			names[n] = true
 		}
+		// Of the shared App's suites: whether one holds pinbot's run, or a
+		// run not pinbot's, and whether such a run is still going.
+		ownIn, othersIn, running := map[int64]bool{}, map[int64]bool{}, map[int64]bool{}
 		ropt := &github.ListCheckRunsOptions{Filter: github.String("all"), ListOptions: github.ListOptions{PerPage: 100}}
 		for {
 			res, resp, err := g.GH.Checks.ListCheckRunsForRef(ctx, g.Owner, g.Repo, sha, ropt)
@@ -353,12 +424,17 @@ func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks,
 				return nil, fmt.Errorf("reading the check runs of %s: %w", short(sha), err)
 			}
 			for _, cr := range res.CheckRuns {
-				if cr.GetApp().GetID() == g.AppID {
+				if g.Identity.ownRun(cr) {
+					ownIn[cr.GetCheckSuite().GetID()] = true
 					if out.Own == nil || cr.GetID() > out.Own.ID {
-						out.Own = &CheckRun{ID: cr.GetID(), Status: cr.GetStatus(), Conclusion: cr.GetConclusion(),
-							Title: cr.GetOutput().GetTitle(), Summary: cr.GetOutput().GetSummary(), ExternalID: cr.GetExternalID()}
+						out.Own = ownRun(cr)
 					}
 					continue
+				}
+				if g.Identity.Shared && g.Identity.owns(cr.GetApp()) {
+					id := cr.GetCheckSuite().GetID()
+					othersIn[id] = true
+					running[id] = running[id] || cr.GetStatus() != "completed"
 				}
 				if names[cr.GetName()] {
 					out.Runs = append(out.Runs, enforce.Check{Name: cr.GetName(), Status: cr.GetStatus(), Conclusion: cr.GetConclusion(),
@@ -370,6 +446,21 @@ func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks,
 			}
 			ropt.Page = resp.NextPage
 		}
+		for id, status := range shared {
+			if ownIn[id] && !othersIn[id] {
+				continue // pinbot's own suite
+			}
+			others++
+			// A suite pinbot's run keeps open is done when the others' are.
+			if status != "completed" && (!ownIn[id] || running[id]) {
+				out.SuitesCompleted = false
+			}
+		}
+	}
+	if others == 0 {
+		// The workflows of a pull_request event may simply not have been
+		// created yet: an absent verification is not final.
+		out.SuitesCompleted = false
 	}
 	if q.Statuses {
 		st, _, err := g.GH.Repositories.GetCombinedStatus(ctx, g.Owner, g.Repo, sha, &github.ListOptions{PerPage: 100})
@@ -381,6 +472,39 @@ func (g *GitHub) Checks(ctx context.Context, sha string, q CheckQuery) (*Checks,
 		}
 	}
 	return out, nil
+}
+
+func ownRun(cr *github.CheckRun) *CheckRun {
+	return &CheckRun{ID: cr.GetID(), Status: cr.GetStatus(), Conclusion: cr.GetConclusion(),
+		Title: cr.GetOutput().GetTitle(), Summary: cr.GetOutput().GetSummary(), ExternalID: cr.GetExternalID()}
+}
+
+// Comment is pinbot's comment on a pull request as last written.
+type Comment struct {
+	ID   int64
+	Body string
+}
+
+// OwnComment returns pinbot's comment on a pull request (nil: none): one
+// that carries marker and was written by pinbot itself (anyone can paste
+// the marker).
+func (g *GitHub) OwnComment(ctx context.Context, number int, marker string) (*Comment, error) {
+	opt := &github.IssueListCommentsOptions{ListOptions: github.ListOptions{PerPage: 100}}
+	for {
+		cs, resp, err := g.GH.Issues.ListComments(ctx, g.Owner, g.Repo, number, opt)
+		if err != nil {
+			return nil, fmt.Errorf("listing the comments of %s/%s#%d: %w", g.Owner, g.Repo, number, err)
+		}
+		for _, c := range cs {
+			if strings.HasPrefix(c.GetBody(), marker) && c.GetUser().GetLogin() == g.Identity.Login() && c.GetUser().GetType() == "Bot" {
+				return &Comment{ID: c.GetID(), Body: c.GetBody()}, nil
+			}
+		}
+		if resp.NextPage == 0 {
+			return nil, nil
+		}
+		opt.Page = resp.NextPage
+	}
 }
 
 // Upstream describes an upstream issue ("nolar/kopf#1172") as this

@@ -52,19 +52,21 @@ func (g *GitHub) OpenPulls(ctx context.Context, etag string) (prs []PullRequest,
 	}
 }
 
-// OwnCheckRun reads the App's latest check run named name on sha (one
-// call, filtered by name and App), or nil when there is none.
-func (g *GitHub) OwnCheckRun(ctx context.Context, sha, name string) (*CheckRun, error) {
-	res, _, err := g.GH.Checks.ListCheckRunsForRef(ctx, g.Owner, g.Repo, sha, &github.ListCheckRunsOptions{
-		CheckName: github.String(name), AppID: github.Int64(g.AppID), Filter: github.String("latest"),
-	})
+// OwnCheckRun reads pinbot's latest check run on sha (one call, filtered
+// by name and, for an App of its own, by App), or nil when there is none.
+func (g *GitHub) OwnCheckRun(ctx context.Context, sha string) (*CheckRun, error) {
+	opt := &github.ListCheckRunsOptions{CheckName: github.String(CheckName), Filter: github.String("latest")}
+	if g.Identity.AppID != 0 {
+		opt.AppID = github.Int64(g.Identity.AppID)
+	}
+	res, _, err := g.GH.Checks.ListCheckRunsForRef(ctx, g.Owner, g.Repo, sha, opt)
 	if err != nil {
-		return nil, fmt.Errorf("reading the %s check run of %s: %w", name, short(sha), err)
+		return nil, fmt.Errorf("looking up the %s check run on %s: %w", CheckName, sha, err)
 	}
 	var out *CheckRun
 	for _, cr := range res.CheckRuns {
-		if cr.GetApp().GetID() == g.AppID && (out == nil || cr.GetID() > out.ID) {
-			out = &CheckRun{ID: cr.GetID(), Status: cr.GetStatus(), Conclusion: cr.GetConclusion()}
+		if g.Identity.ownRun(cr) && (out == nil || cr.GetID() > out.ID) {
+			out = ownRun(cr)
 		}
 	}
 	return out, nil

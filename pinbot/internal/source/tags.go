@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-
-	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
 )
 
 // TagResolver is a Source that can look up the commit a tag of another
@@ -35,26 +33,4 @@ func (g *GitHub) CommitOf(ctx context.Context, repo, ref string) (string, error)
 		return "", fmt.Errorf("reading the commit of %s@%s: GitHub answered %q, not a commit SHA", repo, ref, short(sha))
 	}
 	return sha, nil
-}
-
-// actionTags looks up the action tags the changes of in pin to a commit
-// for an enforced pin (enforce.TagLookups), when src can: a failed lookup
-// is an answer too (pending, naming it), never a read error that would
-// turn the whole decision into error.
-func actionTags(ctx context.Context, src Source, in *enforce.Input) enforce.ActionTags {
-	lookups := enforce.TagLookups(in.Pins, in.Changes)
-	r, ok := src.(TagResolver)
-	if len(lookups) == 0 || !ok {
-		return enforce.ActionTags{}
-	}
-	out := enforce.ActionTags{Commits: map[string]string{}, Errors: map[string]string{}}
-	for _, l := range lookups {
-		sha, err := r.CommitOf(ctx, l.Repo, l.Tag)
-		if err != nil {
-			out.Errors[l.Key] = err.Error()
-			continue
-		}
-		out.Commits[l.Key] = sha
-	}
-	return out
 }

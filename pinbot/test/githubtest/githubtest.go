@@ -44,6 +44,9 @@ type App struct {
 // GitHubActions is the App that runs GitHub Actions workflows.
 var GitHubActions = App{ID: 15368, Slug: "github-actions", Name: "GitHub Actions"}
 
+// GitHubActionsUser is the account a workflow's GITHUB_TOKEN writes as.
+var GitHubActionsUser = User{Login: "github-actions[bot]", ID: 41898282, Type: "Bot"}
+
 // User is a GitHub account. Type is "User", "Bot" or "Organization".
 type User struct {
 	Login string
@@ -206,10 +209,18 @@ func New(tb TB, opts Options) *Server {
 	return s
 }
 
-// token is an installation token and what it may do.
+// token is an installation token (or a workflow's GITHUB_TOKEN) and what
+// it may do.
 type token struct {
 	expires     time.Time
 	permissions map[string]string
+	who         actor // zero: the App under test
+}
+
+// actor is who a token writes as.
+type actor struct {
+	app  App
+	user User
 }
 
 // CACertPEM is the private CA that signed the certificate of a simulator

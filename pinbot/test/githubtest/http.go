@@ -25,6 +25,9 @@ type call struct {
 	r    *http.Request
 	base string // API base of the request: ".../" or ".../api/v3/"
 	repo *Repo
+	// who the token writes as: the App under test and its bot, or GitHub
+	// Actions and github-actions[bot] for a workflow token.
+	who actor
 }
 
 // apiError is GitHub's error body.
@@ -279,6 +282,10 @@ func (s *Server) authorize(c *call) (map[string]string, bool) {
 	if !ok || !known || time.Now().After(t.expires) {
 		c.fail(http.StatusUnauthorized, "Bad credentials")
 		return nil, false
+	}
+	c.who = t.who
+	if c.who == (actor{}) {
+		c.who = actor{app: s.App(), user: s.AppUser()}
 	}
 	return t.permissions, true
 }
@@ -562,7 +569,7 @@ func (s *Server) patchPull(c *call) {
 			t := pr.updatedAt
 			pr.closedAt, action = &t, "closed"
 		}
-		s.deliveries = append(s.deliveries, s.delivery("pull_request", c.repo.pullRequestEvent(action, pr, s.AppUser(), nil)))
+		s.deliveries = append(s.deliveries, s.delivery("pull_request", c.repo.pullRequestEvent(action, pr, c.who.user, nil)))
 	}
 	c.json(http.StatusOK, c.repo.prJSON(c.base, pr))
 }
@@ -749,9 +756,6 @@ func (s *Server) compare(c *call) {
 	})
 }
 
-// installationApp is the App an installation token belongs to.
-func (s *Server) installationApp() App { return s.App() }
-
 func (s *Server) createCheckRun(c *call) {
 	var in struct {
 		Name       string `json:"name"`
@@ -796,7 +800,7 @@ func (s *Server) createCheckRun(c *call) {
 	if in.Output != nil {
 		title, summary, text = in.Output.Title, in.Output.Summary, in.Output.Text
 	}
-	cr := c.repo.createCheckRun(in.HeadSHA, in.Name, s.installationApp(), in.Status, in.Conclusion, title, summary)
+	cr := c.repo.createCheckRun(in.HeadSHA, in.Name, c.who.app, in.Status, in.Conclusion, title, summary)
 	cr.text, cr.externalID, cr.detailsURL = text, in.ExternalID, in.DetailsURL
 	s.deliveries = append(s.deliveries, s.delivery("check_run", c.repo.checkRunEvent("created", cr)))
 	c.json(http.StatusCreated, c.repo.checkRunJSON(c.base, cr))
@@ -1004,8 +1008,8 @@ func (s *Server) createComment(c *call) {
 		c.fail(http.StatusNotFound, "Not Found")
 		return
 	}
-	app := s.App()
-	cm := c.repo.addComment(n, s.AppUser(), &app, *in.Body)
+	app := c.who.app
+	cm := c.repo.addComment(n, c.who.user, &app, *in.Body)
 	s.deliveries = append(s.deliveries, s.delivery("issue_comment", c.repo.issueCommentEvent("created", cm)))
 	c.json(http.StatusCreated, c.repo.commentJSON(c.base, cm))
 }
@@ -1025,7 +1029,7 @@ func (s *Server) editComment(c *call) {
 		if cm.id != id {
 			continue
 		}
-		if cm.user.Login != s.AppUser().Login {
+		if cm.user.Login != c.who.user.Login {
 			c.fail(http.StatusForbidden, "Resource not accessible by integration")
 			return
 		}

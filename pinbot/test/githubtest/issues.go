@@ -97,7 +97,7 @@ func (s *Server) createIssue(c *call) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	now := s.now()
-	is := &issue{id: s.id(), number: c.repo.nextNumber, title: *in.Title, state: "open", user: s.AppUser(), createdAt: now, updatedAt: now}
+	is := &issue{id: s.id(), number: c.repo.nextNumber, title: *in.Title, state: "open", user: c.who.user, createdAt: now, updatedAt: now}
 	c.repo.nextNumber++
 	if in.Body != nil {
 		is.body = *in.Body
@@ -106,7 +106,7 @@ func (s *Server) createIssue(c *call) {
 		is.labels = slices.Clone(*in.Labels)
 	}
 	c.repo.issues[is.number] = is
-	s.deliveries = append(s.deliveries, s.delivery("issues", c.repo.issuesEvent("opened", is, s.AppUser(), nil)))
+	s.deliveries = append(s.deliveries, s.delivery("issues", c.repo.issuesEvent("opened", is, c.who.user, nil)))
 	c.json(http.StatusCreated, c.repo.issueJSON(c.base, is))
 }
 
@@ -164,7 +164,7 @@ func (s *Server) editIssue(c *call) {
 		}
 	}
 	if action != "edited" || len(changes) > 0 {
-		s.deliveries = append(s.deliveries, s.delivery("issues", c.repo.issuesEvent(action, is, s.AppUser(), changes)))
+		s.deliveries = append(s.deliveries, s.delivery("issues", c.repo.issuesEvent(action, is, c.who.user, changes)))
 	}
 	c.json(http.StatusOK, c.repo.issueJSON(c.base, is))
 }

@@ -173,7 +173,7 @@ func (s *Server) createPull(c *call) {
 		return
 	}
 	now := s.now()
-	user := s.AppUser()
+	user := c.who.user
 	pr := &pullRequest{id: s.id(), number: c.repo.nextNumber, state: "open", title: in.Title, body: in.Body, user: user,
 		headRef: head, baseRef: in.Base, headSHA: headSHA, createdAt: now, updatedAt: now}
 	c.repo.nextNumber++

@@ -1,4 +1,4 @@
-package source_test
+package gather_test
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/gather"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
@@ -71,7 +72,7 @@ func TestGatherLooksActionTagsUp(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := source.NewGatherer(16).Gather(ctx, gh, source.Target{Repo: "acme/app", PR: pr, SkipChecks: true})
+			got := gather.NewGatherer(16).Gather(ctx, gh, gather.Target{Repo: "acme/app", PR: pr, SkipChecks: true})
 			if c := got.Input.ActionTags.Commits["actions/checkout@v4"]; c != tagged {
 				t.Errorf("ActionTags = %+v, want actions/checkout@v4 at %s", got.Input.ActionTags, tagged)
 			}
@@ -84,7 +85,7 @@ func TestGatherLooksActionTagsUp(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			offline := source.NewGatherer(16).Gather(ctx, &source.Git{Repo: local, PR: pr}, source.Target{Repo: "acme/app", PR: pr})
+			offline := gather.NewGatherer(16).Gather(ctx, &source.Git{Repo: local, PR: pr}, gather.Target{Repo: "acme/app", PR: pr})
 			r = enforce.Evaluate(offline.Input)
 			if r.Verdict != enforce.Pending || r.Close || !strings.Contains(strings.Join(r.Reasons, " "), "tag v4") {
 				t.Errorf("git source: verdict %s (close %v), want pending naming the tag v4: %v", r.Verdict, r.Close, r.Reasons)
@@ -106,7 +107,7 @@ func TestGatherActionTagLookupFails(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := source.NewGatherer(16).Gather(ctx, gh, source.Target{Repo: "acme/app", PR: pr, SkipChecks: true})
+	got := gather.NewGatherer(16).Gather(ctx, gh, gather.Target{Repo: "acme/app", PR: pr, SkipChecks: true})
 	if e := got.Input.ActionTags.Errors["actions/checkout@v4"]; !strings.Contains(e, "No commit found for SHA: v4") {
 		t.Errorf("ActionTags = %+v, want the 422 for v4", got.Input.ActionTags)
 	}

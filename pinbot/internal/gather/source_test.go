@@ -1,4 +1,4 @@
-package source_test
+package gather_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/gather"
 	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
 	"github.com/kubetenant/kubetenant/pinbot/internal/render"
@@ -57,7 +58,8 @@ func githubSource(t *testing.T, sim *githubtest.Server, repo *githubtest.Repo, n
 	}
 	gh, _ := clients.For(sim.InstallationID())
 	dl, _ := clients.Download(sim.InstallationID())
-	return &source.GitHub{GH: gh, Download: dl, Owner: repo.Owner, Repo: repo.Name, AppID: sim.App().ID, Cache: source.NewCache(64 << 20)}
+	repos := &source.Repos{Identity: source.Identity{AppID: sim.App().ID, AppSlug: sim.App().Slug}, Cache: source.NewCache(64 << 20)}
+	return repos.Open(gh, dl, repo.Owner, repo.Name)
 }
 
 type scenario struct {
@@ -132,7 +134,7 @@ func TestSameInputFromGitAndGitHub(t *testing.T) {
 				t.Fatal(err)
 			}
 			n.take()
-			fromGitHub := source.NewGatherer(16).Gather(ctx, gh, source.Target{Repo: "acme/app", PR: pr})
+			fromGitHub := gather.NewGatherer(16).Gather(ctx, gh, gather.Target{Repo: "acme/app", PR: pr})
 			t.Logf("GitHub calls: %q; changes %v; errors %v", n.take(), fromGitHub.Input.Changes, fromGitHub.Input.ReadErrors)
 
 			// The git source gets the pull request and check runs as
@@ -146,7 +148,7 @@ func TestSameInputFromGitAndGitHub(t *testing.T) {
 				t.Fatal(err)
 			}
 			git := &source.Git{Repo: local, PR: pr, Runs: source.RunsFromGitHub(runs)}
-			fromGit := source.NewGatherer(16).Gather(ctx, git, source.Target{Repo: "acme/app", PR: pr})
+			fromGit := gather.NewGatherer(16).Gather(ctx, git, gather.Target{Repo: "acme/app", PR: pr})
 
 			if sc.name == "dedupe/requirements" {
 				if v := enforce.Evaluate(fromGitHub.Input).Verdict; v != enforce.NotApplicable {

@@ -1,4 +1,4 @@
-package source_test
+package gather_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/kubetenant/kubetenant/internal/pin"
 	"github.com/kubetenant/kubetenant/pinbot/internal/enforce"
+	"github.com/kubetenant/kubetenant/pinbot/internal/gather"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
@@ -34,7 +35,7 @@ func gatherGit(t *testing.T, base, head map[string]string, remove ...string) enf
 	}
 	pr := source.PullRequest{Number: 1, Author: "dependabot[bot]", AuthorIsBot: true, Title: "Change one input",
 		BaseRef: "main", BaseSHA: baseSHA, HeadSHA: headSHA, HeadRef: "input", ChangedFiles: -1, Comments: -1}
-	got := source.NewGatherer(4).Gather(ctx, &source.Git{Repo: repo, PR: pr}, source.Target{Repo: "acme/app", PR: pr})
+	got := gather.NewGatherer(4).Gather(ctx, &source.Git{Repo: repo, PR: pr}, gather.Target{Repo: "acme/app", PR: pr})
 	return enforce.Evaluate(got.Input)
 }
 
