@@ -61,7 +61,37 @@ var sameVersionCases = []diffCase{
 		base: map[string]string{"package-lock.json": `{"lockfileVersion": 1, "dependencies": {"pinned": {"version": "1.40.1"}, "a": {"version": "1.0.0"}}}`},
 		head: map[string]string{"package-lock.json": `{"lockfileVersion": 1, "dependencies": {"pinned": {"version": "1.40.1"}, "a": {"version": "1.0.0", "dependencies": {"pinned": {"version": "2.3.0"}}}}}`},
 	},
+	{
+		name: "pnpm lock: a copy of another major beside the projects' own",
+		base: map[string]string{"pnpm-lock.yaml": "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      pinned:\n        specifier: 1.40.1\n        version: 1.40.1\n      a:\n        specifier: ^1.0.0\n        version: 1.0.0\npackages:\n  pinned@1.40.1:\n    resolution: {integrity: sha512-p1}\n  a@1.0.0:\n    resolution: {integrity: sha512-a1.0.0}\n"},
+		head: map[string]string{"pnpm-lock.yaml": "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      pinned:\n        specifier: 1.40.1\n        version: 1.40.1\n      a:\n        specifier: ^1.0.0\n        version: 1.1.0\npackages:\n  pinned@1.40.1:\n    resolution: {integrity: sha512-p1}\n  a@1.1.0:\n    resolution: {integrity: sha512-a1.1.0}\n  pinned@2.3.0:\n    resolution: {integrity: sha512-p2}\n"},
+		want: []Change{{Ecosystem: NPM, Package: "a", Manifest: "pnpm-lock.yaml", Old: "1.0.0", New: "1.1.0", Resolved: true}},
+	},
+	{
+		name: "yarn berry lock: a copy of another major beside the workspace's own",
+		base: map[string]string{"yarn.lock": "__metadata:\n  version: 8\n  cacheKey: 10\n\n\"a@npm:^1.0.0\":\n  version: 1.0.0\n  resolution: \"a@npm:1.0.0\"\n\n\"app@workspace:.\":\n  version: 0.0.0-use.local\n  resolution: \"app@workspace:.\"\n  dependencies:\n    a: \"npm:^1.0.0\"\n    pinned: \"npm:1.40.1\"\n\n\"pinned@npm:1.40.1\":\n  version: 1.40.1\n  resolution: \"pinned@npm:1.40.1\"\n"},
+		head: map[string]string{"yarn.lock": "__metadata:\n  version: 8\n  cacheKey: 10\n\n\"a@npm:^1.0.0\":\n  version: 1.1.0\n  resolution: \"a@npm:1.1.0\"\n  dependencies:\n    pinned: \"npm:^2.0.0\"\n\n\"app@workspace:.\":\n  version: 0.0.0-use.local\n  resolution: \"app@workspace:.\"\n  dependencies:\n    a: \"npm:^1.0.0\"\n    pinned: \"npm:1.40.1\"\n\n\"pinned@npm:1.40.1\":\n  version: 1.40.1\n  resolution: \"pinned@npm:1.40.1\"\n\n\"pinned@npm:^2.0.0\":\n  version: 2.3.0\n  resolution: \"pinned@npm:2.3.0\"\n"},
+		want: []Change{{Ecosystem: NPM, Package: "a", Manifest: "yarn.lock", Old: "1.0.0", New: "1.1.0", Resolved: true}},
+	},
 	// The neighbours that stay changes.
+	{
+		name: "pnpm lock: a copy in the projects' own major is the package",
+		base: map[string]string{"pnpm-lock.yaml": "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      pinned:\n        specifier: 1.40.1\n        version: 1.40.1\n      a:\n        specifier: ^1.0.0\n        version: 1.0.0\npackages:\n  pinned@1.40.1:\n    resolution: {integrity: sha512-p1}\n  a@1.0.0:\n    resolution: {integrity: sha512-a1.0.0}\n"},
+		head: map[string]string{"pnpm-lock.yaml": "lockfileVersion: '9.0'\nimporters:\n  .:\n    dependencies:\n      pinned:\n        specifier: 1.40.1\n        version: 1.40.1\n      a:\n        specifier: ^1.0.0\n        version: 1.1.0\npackages:\n  pinned@1.40.1:\n    resolution: {integrity: sha512-p1}\n  a@1.1.0:\n    resolution: {integrity: sha512-a1.1.0}\n  pinned@1.42.0:\n    resolution: {integrity: sha512-p3}\n"},
+		want: []Change{
+			{Ecosystem: NPM, Package: "a", Manifest: "pnpm-lock.yaml", Old: "1.0.0", New: "1.1.0", Resolved: true},
+			{Ecosystem: NPM, Package: "pinned", Manifest: "pnpm-lock.yaml", Old: "1.40.1", New: "1.40.1 || 1.42.0", Resolved: true},
+		},
+	},
+	{
+		name: "yarn berry lock: the workspace's own copy swapped to the other major",
+		base: map[string]string{"yarn.lock": "__metadata:\n  version: 8\n  cacheKey: 10\n\n\"a@npm:^1.0.0\":\n  version: 1.0.0\n  resolution: \"a@npm:1.0.0\"\n\n\"app@workspace:.\":\n  version: 0.0.0-use.local\n  resolution: \"app@workspace:.\"\n  dependencies:\n    a: \"npm:^1.0.0\"\n    pinned: \"npm:1.40.1\"\n\n\"pinned@npm:1.40.1\":\n  version: 1.40.1\n  resolution: \"pinned@npm:1.40.1\"\n"},
+		head: map[string]string{"yarn.lock": "__metadata:\n  version: 8\n  cacheKey: 10\n\n\"a@npm:^1.0.0\":\n  version: 1.1.0\n  resolution: \"a@npm:1.1.0\"\n  dependencies:\n    pinned: \"npm:1.40.1\"\n\n\"app@workspace:.\":\n  version: 0.0.0-use.local\n  resolution: \"app@workspace:.\"\n  dependencies:\n    a: \"npm:^1.0.0\"\n    pinned: \"npm:^2.0.0\"\n\n\"pinned@npm:1.40.1\":\n  version: 1.40.1\n  resolution: \"pinned@npm:1.40.1\"\n\n\"pinned@npm:^2.0.0\":\n  version: 2.3.0\n  resolution: \"pinned@npm:2.3.0\"\n"},
+		want: []Change{
+			{Ecosystem: NPM, Package: "a", Manifest: "yarn.lock", Old: "1.0.0", New: "1.1.0", Resolved: true},
+			{Ecosystem: NPM, Package: "pinned", Manifest: "yarn.lock", Old: "1.40.1", New: "2.3.0", Resolved: true},
+		},
+	},
 	{
 		name: "moved between sections at another version",
 		base: map[string]string{"package.json": "{\"devDependencies\": {\"left-pad\": \"1.3.0\"}}\n"},

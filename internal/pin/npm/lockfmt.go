@@ -40,11 +40,35 @@ func npmDescriptorName(d string) string {
 func readYarnLock(name string, data []byte) (manifest.Parsed, error) {
 	if bytes.Contains(data, []byte("\n__metadata:")) || bytes.HasPrefix(data, []byte("__metadata:")) {
 		var doc map[string]struct {
-			Version    string `yaml:"version"`
-			Resolution string `yaml:"resolution"`
+			Version              string            `yaml:"version"`
+			Resolution           string            `yaml:"resolution"`
+			Dependencies         map[string]string `yaml:"dependencies"`
+			OptionalDependencies map[string]string `yaml:"optionalDependencies"`
 		}
 		if err := yaml.Unmarshal(data, &doc); err != nil {
 			return manifest.Parsed{}, manifest.YAMLError(name, 1, err)
+		}
+		// The descriptors the workspaces ask for ("pinned@npm:1.40.1"):
+		// the entries that answer them are the projects' own copies.
+		wanted := map[string]bool{}
+		for _, e := range doc {
+			if !strings.Contains(e.Resolution, "@workspace:") {
+				continue
+			}
+			for _, deps := range []map[string]string{e.Dependencies, e.OptionalDependencies} {
+				for pkg, rng := range deps {
+					wanted[pkg+"@"+rng] = true
+				}
+			}
+		}
+		root := map[string][]string{}
+		for key, e := range doc {
+			for _, d := range strings.Split(key, ",") {
+				if d = strings.TrimSpace(d); wanted[d] {
+					pkg := Normalize(npmDescriptorName(d))
+					root[pkg] = append(root[pkg], e.Version)
+				}
+			}
 		}
 		var out []manifest.Dep
 		for key, e := range doc {
@@ -67,7 +91,7 @@ func readYarnLock(name string, data []byte) (manifest.Parsed, error) {
 			// the cache key on every Yarn upgrade.
 			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(pkg), Value: e.Version, Resolved: true, Source: e.Resolution})
 		}
-		return manifest.Parsed{Deps: out}, nil
+		return manifest.Parsed{Deps: keepLines(out, root)}, nil
 	}
 	var out []manifest.Dep
 	sc := bufio.NewScanner(bytes.NewReader(data))
@@ -174,10 +198,34 @@ func yarnSource(resolved string) string {
 // "/left-pad/1.3.0" (v5), with any peer suffix "(...)" dropped.
 func readPnpmLock(name string, data []byte) (manifest.Parsed, error) {
 	var doc struct {
-		Packages map[string]yaml.Node `yaml:"packages"`
+		Packages  map[string]yaml.Node                       `yaml:"packages"`
+		Importers map[string]map[string]map[string]yaml.Node `yaml:"importers"`
 	}
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return manifest.Parsed{}, manifest.YAMLError(name, 1, err)
+	}
+	// The versions the projects themselves install (importers: the root
+	// and each workspace package, lockfile v5.3 and later): a copy of
+	// another major is what pnpm installs for a dependent that needs it.
+	root := map[string][]string{}
+	for _, imp := range doc.Importers {
+		for _, section := range []string{"dependencies", "devDependencies", "optionalDependencies"} {
+			for pkg, n := range imp[section] {
+				v := n.Value // lockfile v5: "1.40.1"
+				if n.Kind == yaml.MappingNode {
+					var e struct {
+						Version string `yaml:"version"`
+					}
+					if n.Decode(&e) == nil {
+						v = e.Version
+					}
+				}
+				if i := strings.IndexByte(v, '('); i > 0 {
+					v = v[:i] // peer suffix
+				}
+				root[Normalize(pkg)] = append(root[Normalize(pkg)], v)
+			}
+		}
 	}
 	var out []manifest.Dep
 	for key := range doc.Packages {
@@ -204,7 +252,34 @@ func readPnpmLock(name string, data []byte) (manifest.Parsed, error) {
 		integrity, source := pnpmResolution(e.Resolution)
 		out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(pkg), Value: ver, Resolved: true, Integrity: integrity, Source: source})
 	}
-	return manifest.Parsed{Deps: out}, nil
+	return manifest.Parsed{Deps: keepLines(out, root)}, nil
+}
+
+// keepLines drops the copies of a package that lie in another release line
+// (major) than every version the projects themselves install (root): what
+// Yarn and pnpm install beside it for a dependent that needs that major,
+// as npm nests it (keepNested; issue 36, item 4). A package the projects
+// do not install themselves keeps every copy, and so does one whose
+// versions are not plain versions.
+func keepLines(deps []manifest.Dep, root map[string][]string) []manifest.Dep {
+	var out []manifest.Dep
+	for _, d := range deps {
+		vs, ok := root[d.Pkg]
+		if !ok {
+			out = append(out, d)
+			continue
+		}
+		dm, okD := major(d.Value)
+		keep := !okD
+		for _, v := range vs {
+			m, okV := major(v)
+			keep = keep || !okV || m == dm
+		}
+		if keep {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // pnpmResolution splits a pnpm lock entry's resolution into its integrity
