@@ -53,6 +53,11 @@ usage error or something that could not be read or written.`,
 		out, err := action.Run(cmd.Context(), ae, server.Config{Logger: log, DryRun: f.dryRun, Advisories: !f.noAdvisories})
 		for _, d := range out.Decisions {
 			fmt.Fprintf(e.stdout, "%s#%d: %s%s\n", d.Repo, d.Number, d.Verdict, actionsSaid(d))
+			// A workflow command: the runner shows it as a warning on
+			// the run's summary page.
+			for _, n := range d.Notes {
+				fmt.Fprintf(e.stdout, "::warning title=pinbot %s#%d::%s\n", d.Repo, d.Number, workflowEscape(n))
+			}
 		}
 		if out.Reason != "" {
 			fmt.Fprintf(e.stdout, "%s: %s\n", out.Event, out.Reason)
@@ -78,4 +83,10 @@ func actionsSaid(d server.Decision) string {
 		return ""
 	}
 	return " (" + strings.Join(w, ", ") + ")"
+}
+
+// workflowEscape escapes a workflow command's message as the runner
+// expects (%, CR and LF).
+func workflowEscape(s string) string {
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
 }

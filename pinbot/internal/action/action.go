@@ -89,6 +89,33 @@ func eventHint(event string) string {
 	return ""
 }
 
+// Route checks the event payload body against e and returns the server
+// route it takes ("" for schedule). The payload must be a JSON object about
+// e's repository when it names one: a runner's event file always does, but
+// a step given another file must not act on another repository's event
+// with this repository's token.
+func Route(e Env, body []byte) (string, error) {
+	route, ok := routes[e.EventName]
+	if !ok {
+		return "", fmt.Errorf("GITHUB_EVENT_NAME=%q is not an event pinbot action handles", e.EventName)
+	}
+	var ev struct {
+		Repository *struct {
+			FullName string `json:"full_name"`
+		} `json:"repository"`
+	}
+	if err := json.Unmarshal(body, &ev); err != nil {
+		return "", fmt.Errorf("not a JSON object of a webhook payload: %w", err)
+	}
+	if ev.Repository != nil && ev.Repository.FullName != "" && !strings.EqualFold(ev.Repository.FullName, e.Repository) {
+		return "", fmt.Errorf("it is about %s, GITHUB_REPOSITORY is %s", ev.Repository.FullName, e.Repository)
+	}
+	if route != "" && (ev.Repository == nil || ev.Repository.FullName == "") {
+		return "", fmt.Errorf("a %s payload names its repository (repository.full_name); this one does not", e.EventName)
+	}
+	return route, nil
+}
+
 // Outcome is what one run did.
 type Outcome struct {
 	// Event is the event as routed; Reason says why it made no job.
@@ -105,16 +132,9 @@ func Run(ctx context.Context, e Env, cfg server.Config) (Outcome, error) {
 	if err != nil {
 		return out, fmt.Errorf("reading the event payload (GITHUB_EVENT_PATH): %w", err)
 	}
-	var ev struct {
-		Repository struct {
-			FullName string `json:"full_name"`
-		} `json:"repository"`
-	}
-	if err := json.Unmarshal(body, &ev); err != nil {
-		return out, fmt.Errorf("reading the event payload %s: %w", e.EventPath, err)
-	}
-	if ev.Repository.FullName != "" && !strings.EqualFold(ev.Repository.FullName, e.Repository) {
-		return out, fmt.Errorf("the event payload is about %s, GITHUB_REPOSITORY is %s", ev.Repository.FullName, e.Repository)
+	route, err := Route(e, body)
+	if err != nil {
+		return out, fmt.Errorf("the event payload %s: %w", e.EventPath, err)
 	}
 	cfg.Token, cfg.GitHubURL = e.Token, strings.TrimSuffix(e.APIURL, "/")+"/"
 	cfg.Workers, cfg.RedeliverEvery, cfg.SweepEvery = 1, 0, 0
@@ -128,11 +148,9 @@ func Run(ctx context.Context, e Env, cfg server.Config) (Outcome, error) {
 	}
 	defer srv.Close()
 	owner, name, _ := strings.Cut(e.Repository, "/")
-	route := routes[e.EventName]
 	if route == "" {
-		srv.Scheduled(ctx, owner, name)
 		out.Reason = "scheduled: upstream check and dashboard"
-		return out, nil
+		return out, srv.Scheduled(ctx, owner, name)
 	}
 	out.Event = route
 	out.Decisions, out.Reason, err = srv.Run(ctx, route, e.RunID, body)

@@ -186,4 +186,8 @@ type Decision struct {
 	// DecidedAt is when the verdict was reached, before the writes (which
 	// are paced, ADR 0225).
 	DecidedAt time.Time
+	// Notes are what the job left undone beside its verdict and why (the
+	// sync pull request a missing permission stopped): pinbot action
+	// prints them as the workflow's warnings (ADR 0344).
+	Notes []string
 }

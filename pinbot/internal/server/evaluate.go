@@ -237,7 +237,10 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 	}
 	s.hints.decided(key, pr, dec.Verdict, known)
 	s.recordDecision(ctx, log, j, src, rep, g, pr, res, dec.Actions.Closed)
-	s.ungroup(ctx, log, j, src, rep, res, dec.Actions.Comment)
+	if err := s.ungroup(ctx, log, j, src, rep, res, dec.Actions.Comment); err != nil {
+		log.Error("taking the pin out of the group", "err", err)
+		dec.Notes = append(dec.Notes, err.Error())
+	}
 	return dec
 }
 

@@ -186,23 +186,33 @@ func (s *Server) recordDecision(ctx context.Context, log *slog.Logger, j prJob, 
 		}
 	}
 	rc := &repoCtx{src: src, rep: rep, owner: j.owner, repo: j.repo, ref: pr.BaseRef, sha: pr.BaseSHA, rules: g.Rules}
-	s.queueDashboard(ctx, log, rc, func(st *dashboard.State) { rec.Apply(st, ups) }, func(st dashboard.State) { s.liftFixed(context.Background(), log, rc, st) })
+	s.queueDashboard(ctx, log, rc, func(st *dashboard.State) { rec.Apply(st, ups) }, func(st dashboard.State) {
+		if err := s.liftFixed(context.Background(), log, rc, st); err != nil {
+			log.Error("lifting failed", "err", err)
+		}
+	})
 }
 
-// liftFixed carries out the lifts life.Fixed finds due.
-func (s *Server) liftFixed(ctx context.Context, log *slog.Logger, rc *repoCtx, st dashboard.State) {
+// liftFixed carries out the lifts life.Fixed finds due and returns what
+// failed, each naming its pin.
+func (s *Server) liftFixed(ctx context.Context, log *slog.Logger, rc *repoCtx, st dashboard.State) error {
+	var errs []error
 	for _, l := range life.Fixed(rc.rules.Pins, st) {
 		if err := s.lift(ctx, log, rc, l); err != nil {
-			log.Error("lifting failed", "pin", l.Key, "err", err)
+			errs = append(errs, fmt.Errorf("lifting the pin %s (#%d): %w", l.Key, l.PR, err))
 		}
 	}
+	return errors.Join(errs...)
 }
 
 // lift reopens pull request n for the pin key, so that the repository's
 // verification runs on it, and records it on the dashboard; a pull request
 // whose branch is gone is recorded as such instead.
 func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, l life.Lift) error {
-	key, n, why, lock := l.Key, l.PR, l.Why, l.Lock
+	key, n, lock := l.Key, l.PR, l.Lock
+	if s.cfg.Token != "" {
+		return s.liftInRun(ctx, log, rc, l)
+	}
 	// One replica lifts: the others find the lock ref taken (422). Every
 	// replica may run the hourly check; only the holder of this ref
 	// reopens and comments.
@@ -223,13 +233,21 @@ func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, l life
 			return err
 		}
 	}
-	// GitHub refuses to reopen a pull request whose head branch was deleted.
+	return s.reopenForLift(ctx, log, rc, l, "")
+}
+
+// reopenForLift reopens the lift's pull request, says why, and records
+// the lift on the dashboard. GitHub refuses to reopen a pull request
+// whose head branch was deleted: that is recorded instead. note ends the
+// comment.
+func (s *Server) reopenForLift(ctx context.Context, log *slog.Logger, rc *repoCtx, l life.Lift, note string) error {
+	key, n := l.Key, l.PR
 	gone, err := rc.rep.Reopen(ctx, rc.owner, rc.repo, n)
 	if err != nil {
 		return err
 	}
 	if !gone {
-		body := fmt.Sprintf("%s\n\n%s; pinbot reopened this pull request so that its verification runs. pinbot allows it when the verification passes (its comment then carries the superseding ADR) and closes it again when it fails.\n", render.LifeMarker, why)
+		body := fmt.Sprintf("%s\n\n%s; pinbot reopened this pull request so that its verification runs. pinbot allows it when the verification passes (its comment then carries the superseding ADR) and closes it again when it fails.%s\n", render.LifeMarker, l.Why, note)
 		if err := rc.rep.Comment(ctx, rc.owner, rc.repo, n, body); err != nil {
 			return err
 		}
@@ -237,6 +255,30 @@ func (s *Server) lift(ctx context.Context, log *slog.Logger, rc *repoCtx, l life
 	_, err = s.updateDashboard(ctx, log, rc, func(st *dashboard.State) { st.Lift(key, n, gone) })
 	log.Info("lifting requested", "pin", key, "pr", n, "branch_gone", gone)
 	return err
+}
+
+// tokenReopenNote ends a lift's comment written with a workflow's token:
+// GitHub starts no workflow for an event that token causes
+// (https://docs.github.com/actions/security-for-github-actions/security-guides/automatic-token-authentication#using-the-github_token-in-a-workflow),
+// so the reopen alone does not run the verification (ADR 0344).
+const tokenReopenNote = "\n\npinbot runs as a GitHub Action here, and GitHub starts no workflow for a pull request a workflow's token reopens: push to its branch (for Dependabot, comment `@dependabot rebase`) to run the verification."
+
+// liftInRun is a lift by pinbot action (ADR 0344): no lift lock ref, which
+// would need contents: write; the workflow's concurrency group runs one
+// job per repository at a time. A run that reopened the pull request and
+// stopped before recording the lift left it open: the lift is then
+// recorded, not repeated.
+func (s *Server) liftInRun(ctx context.Context, log *slog.Logger, rc *repoCtx, l life.Lift) error {
+	pr, err := rc.src.PullRequest(ctx, l.PR)
+	if err != nil {
+		return err
+	}
+	if pr.State == "open" {
+		log.Info("lifting already requested by an earlier run; recording it", "pin", l.Key, "pr", l.PR)
+		_, err := s.updateDashboard(ctx, log, rc, func(st *dashboard.State) { st.Lift(l.Key, l.PR, false) })
+		return err
+	}
+	return s.reopenForLift(ctx, log, rc, l, tokenReopenNote)
 }
 
 // supersession renders the ready-to-commit superseding ADRs of an allowed
@@ -427,16 +469,26 @@ func (s *Server) discoverInstallation(ctx context.Context, id int64) {
 // CheckUpstreams reads the upstream issues of every repository this
 // replica keeps a dashboard for, and lifts the pins whose issues were
 // fixed. serve calls it every --upstream-interval on every replica; the
-// lift lock refs make one of them act (ADR 0231).
+// lift lock refs make one of them act (ADR 0231). Failures are logged.
 func (s *Server) CheckUpstreams(ctx context.Context) {
+	if err := s.checkUpstreams(ctx); err != nil {
+		s.log.Error("upstream check", "err", err)
+	}
+}
+
+// checkUpstreams is CheckUpstreams returning what failed, each error
+// naming its repository.
+func (s *Server) checkUpstreams(ctx context.Context) error {
 	if s.cfg.Token == "" {
 		s.discover(ctx) // a workflow token has no App to list installations with
 	}
+	var errs []error
 	for _, j := range s.hints.dashboards() {
-		log := s.log.With("repo", j.owner+"/"+j.repo)
+		full := j.owner + "/" + j.repo
+		log := s.log.With("repo", full)
 		rc, err := s.defaultBranch(ctx, j)
 		if err != nil {
-			log.Error("upstream check", "err", err)
+			errs = append(errs, fmt.Errorf("%s: %w", full, err))
 			continue
 		}
 		if !rc.rules.Config.Dashboard || rc.rules.Enforced == 0 {
@@ -449,9 +501,12 @@ func (s *Server) CheckUpstreams(ctx context.Context) {
 			}
 		})
 		if err != nil {
-			log.Error("upstream check", "err", err)
+			errs = append(errs, fmt.Errorf("%s: %w", full, err))
 			continue
 		}
-		s.liftFixed(ctx, log, rc, st)
+		if err := s.liftFixed(ctx, log, rc, st); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", full, err))
+		}
 	}
+	return errors.Join(errs...)
 }

@@ -34,9 +34,12 @@ func (s *Server) Run(ctx context.Context, event, id string, body []byte) (decisi
 
 // Scheduled is the scheduled run of one repository (the Action's
 // schedule event): the upstream check and the dashboard, as serve's
-// --upstream-interval does for every repository it knows.
-func (s *Server) Scheduled(ctx context.Context, owner, repo string) {
+// --upstream-interval does for every repository it knows. It returns what
+// could not be done (a refused write names the permission it needs,
+// ghclient.PermissionError), so that the workflow step fails saying so.
+func (s *Server) Scheduled(ctx context.Context, owner, repo string) error {
 	s.hints.sawRepo(owner, repo, 0)
-	s.CheckUpstreams(ctx)
+	err := s.checkUpstreams(ctx)
 	s.FlushDashboards(ctx)
+	return err
 }

@@ -75,24 +75,29 @@ func (s *Server) syncPush(ctx context.Context, log *slog.Logger, j syncJob) Deci
 // ungroup opens or updates the sync pull request at once when a bot's
 // group moves a pin (life.Ungroup decides when), so that the bot's next run
 // regenerates the group without the pinned package (ADR 0273). It syncs
-// the default branch's head, where the bots read their configuration.
-func (s *Server) ungroup(ctx context.Context, log *slog.Logger, j prJob, src *source.GitHub, rep *report.Reporter, res enforce.Result, comment string) {
+// the default branch's head, where the bots read their configuration. It
+// returns what stopped it: with a workflow's token, writing the sync
+// branch needs contents: write, and a refusal says so
+// (ghclient.PermissionError, ADR 0344).
+func (s *Server) ungroup(ctx context.Context, log *slog.Logger, j prJob, src *source.GitHub, rep *report.Reporter, res enforce.Result, comment string) error {
 	if !life.Ungroup(res, comment) {
-		return
+		return nil
 	}
 	ref, head, err := src.DefaultBranch(ctx)
 	if err != nil {
-		log.Error("not taking the pin out of the group", "err", err)
-		return
+		return fmt.Errorf("not taking the pin out of the group: %w", err)
 	}
 	full := j.owner + "/" + j.repo
 	rules := s.gather.Rules(ctx, src, full, head)
 	if err := errors.Join(rules.Errors...); err != nil {
-		log.Error("not taking the pin out of the group: rules unreadable", "err", err)
-		return
+		return fmt.Errorf("not taking the pin out of the group, its rules unreadable: %w", err)
 	}
 	dec := s.syncPR(ctx, log, syncJob{repoRef: j.repoRef, ref: ref, head: head}, src, rep, rules, Decision{Repo: full})
 	log.Info("group moves a pin: sync", "verdict", dec.Verdict, "sync_pr", dec.Number, "err", errString(dec.Err))
+	if dec.Err != nil {
+		return fmt.Errorf("the sync pull request that takes the pin out of the group was not written: %w", dec.Err)
+	}
+	return nil
 }
 
 // syncPR runs pinbot sync on the rules of head and opens, updates or

@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-github/v60/github"
 
 	"github.com/kubetenant/kubetenant/pinbot/internal/dashboard"
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 )
 
 // The reads of the pin life cycle and of sync (ADR 0280): the dashboard
@@ -32,7 +33,7 @@ func (g *GitHub) Dashboard(ctx context.Context, login string) (*Issue, error) {
 	for {
 		issues, resp, err := g.GH.Issues.ListByRepo(ctx, g.Owner, g.Repo, opt)
 		if err != nil {
-			return nil, fmt.Errorf("listing the dashboard issue: %w", err)
+			return nil, ghclient.Refused("listing the dashboard issue", resp, err)
 		}
 		var found *Issue
 		for _, is := range issues {

@@ -1,5 +1,6 @@
 // Package action tests the composite GitHub Action in
-// .github/actions/verify-memory: its steps run here against local
+// .github/actions/verify-memory (and pinbot_test.go the one in
+// .github/actions/pinbot): its steps run here against local
 // processes with a local pinbot binary (and, for the install step, against
 // a release served on loopback), and its scripts pass shellcheck.
 package action
@@ -356,10 +357,21 @@ func shellcheckBinary(t *testing.T) string {
 // run: step of action.yml (with a bash shebang, as the runner runs them).
 func TestActionShellcheck(t *testing.T) {
 	sc := shellcheckBinary(t)
-	dir := actionDir(t)
+	for _, a := range []struct {
+		dir     string
+		scripts int
+	}{{actionDir(t), 3}, {pinbotActionDir(t), 1}} {
+		t.Run(filepath.Base(a.dir), func(t *testing.T) { shellcheckAction(t, sc, a.dir, a.scripts) })
+	}
+}
+
+// shellcheckAction runs shellcheck on the want scripts (at least) of the
+// action in dir and on its run: steps.
+func shellcheckAction(t *testing.T, sc, dir string, want int) {
+	t.Helper()
 	scripts, err := filepath.Glob(filepath.Join(dir, "*.sh"))
-	if err != nil || len(scripts) < 3 {
-		t.Fatalf("scripts %v, %v: want install.sh, verify.sh and conclude.sh", scripts, err)
+	if err != nil || len(scripts) < want {
+		t.Fatalf("scripts %v, %v: want %d", scripts, err, want)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "action.yml"))
 	if err != nil {

@@ -68,6 +68,22 @@ func runAction(t *testing.T, dir string, inputs map[string]string, workdir strin
 // the tag in "uses: owner/repo/path@ref").
 func runActionAt(t *testing.T, dir, ref string, inputs map[string]string, workdir string) run {
 	t.Helper()
+	return runActionIn(t, dir, runner{ref: ref}, inputs, workdir)
+}
+
+// runner is what the runner gives an action beyond its inputs: the ref it
+// is used at (github.action_ref), the job's token (github.token) and the
+// runner's default variables (GITHUB_EVENT_NAME, GITHUB_EVENT_PATH, ...),
+// which every step sees.
+type runner struct {
+	ref, token string
+	env        map[string]string
+}
+
+// runActionIn is runAction with the runner's context rc.
+func runActionIn(t *testing.T, dir string, rc runner, inputs map[string]string, workdir string) run {
+	t.Helper()
+	ref := rc.ref
 	b, err := os.ReadFile(filepath.Join(dir, "action.yml"))
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +100,7 @@ func runActionAt(t *testing.T, dir, ref string, inputs map[string]string, workdi
 			t.Fatalf("the action has no input %q", k)
 		}
 	}
-	ctx := &exprContext{inputs: map[string]string{}, steps: map[string]map[string]string{}, github: map[string]string{"action_ref": ref, "action_path": dir}}
+	ctx := &exprContext{inputs: map[string]string{}, steps: map[string]map[string]string{}, github: map[string]string{"action_ref": ref, "action_path": dir, "token": rc.token}}
 	for k, v := range a.Inputs {
 		ctx.inputs[k] = v.Default
 	}
@@ -132,6 +148,9 @@ func runActionAt(t *testing.T, dir, ref string, inputs map[string]string, workdi
 		arch := map[string]string{"amd64": "X64", "arm64": "ARM64"}[runtime.GOARCH]
 		cmd.Env = append(os.Environ(), "GITHUB_ACTION_PATH="+dir, "GITHUB_OUTPUT="+out, "GITHUB_STEP_SUMMARY="+summary,
 			"RUNNER_TEMP="+runnerTemp, "RUNNER_OS=Linux", "RUNNER_ARCH="+arch, "GITHUB_ACTIONS=true")
+		for k, v := range rc.env {
+			cmd.Env = append(cmd.Env, k+"="+v)
+		}
 		for k, v := range s.Env {
 			cmd.Env = append(cmd.Env, k+"="+ctx.subst(t, v))
 		}
