@@ -26,6 +26,9 @@ type mention struct {
 	// eco is the ecosystem the record itself names for it (inferEcosystem),
 	// "" when it names none or several.
 	eco pin.Ecosystem
+	// from is true for the side an upgrade moves away from ("next 15.0.1
+	// → 15.1.12", "from 15.0.1 to …"): never a pin (ADR 0362).
+	from bool
 }
 
 // textLine is one line of a decision, for the audit of unread pins.
@@ -72,9 +75,17 @@ func mentions(ln string, at int, heading string) []mention {
 	// "- next: 15.1.12".
 	label := pinWordRE.MatchString(heading) && listItem.MatchString(ln)
 	var out []mention
+	var prevNames []string // the names of the version before, for "X 1.2.3 → 1.3.0"
+	prevEnd := -1
 	for _, m := range mentionVer.FindAllStringSubmatchIndex(plain, -1) {
 		ver := plain[m[2]:m[3]]
 		before := strings.TrimRight(plain[:m[2]], " \t=")
+		// An upgrade: the version it moves from is never a pin, and the
+		// one it moves to is named by the words before the first
+		// ("next 15.0.1 → 15.1.12", "upgrade next from 15.0.1 to 15.1.12").
+		after := plain[m[3]:]
+		from := arrowRE.MatchString(after) || toWord.MatchString(after) || fromWord.MatchString(plain[:m[2]])
+		to := prevEnd >= 0 && (arrowAfter(plain[prevEnd:m[2]]) || toAfter(plain[prevEnd:m[2]]))
 		if strings.HasSuffix(before, ">") || strings.HasSuffix(before, "<") || strings.HasSuffix(before, "~") || strings.HasSuffix(before, "^") || strings.HasSuffix(before, "!") ||
 			strings.HasPrefix(strings.TrimLeft(plain[m[3]:], " "), ",") && strings.ContainsAny(plain[m[3]:min(len(plain), m[3]+4)], "<>") {
 			continue // a range: ">= 6.0.1", "~> 6.4", "^1.2.3", "1.2.3,<2"
@@ -136,12 +147,27 @@ func mentions(ln string, at int, heading string) []mention {
 			}
 		}
 		pinWord = pinWord || label && len(names) == 1 && i < 1
+		if to && len(names) == 0 {
+			names = prevNames
+		}
+		prevNames, prevEnd = names, m[3]
 		if len(names) == 0 && !pinWord {
 			continue
 		}
-		out = append(out, mention{line: at, names: names, version: ver, pinWord: pinWord})
+		out = append(out, mention{line: at, names: names, version: ver, pinWord: pinWord && !from, from: from})
 	}
 	return out
+}
+
+// arrowAfter reports whether the text between two versions is an arrow
+// ("15.0.1 → 15.1.12"); toAfter whether it is a "to" word.
+func arrowAfter(between string) bool {
+	return arrowRE.MatchString(between) && len(strings.Fields(between)) <= 2
+}
+
+func toAfter(between string) bool {
+	f := strings.Fields(strings.Trim(between, " `*_"))
+	return len(f) == 1 && toWord.MatchString(" "+f[0]+" 1")
 }
 
 // nameAt returns the package name a word is, and false for words that are

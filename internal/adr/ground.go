@@ -296,6 +296,9 @@ func (g *grounder) mention(m mention, name string) {
 		return
 	}
 	switch {
+	case m.from:
+		g.reject("", name, ver, m.line, "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
+		return
 	case partialVersion(ver):
 		g.reject("", name, ver, m.line, "a partial version: "+ver+" names a release line, not one release, and is never an exact pin; write the full version")
 		return

@@ -123,7 +123,13 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		}
 		out = append(out, pn)
 	}
-	lines := strings.Split(s.body, "\n")
+	// Links, commands, before/after and example blocks, and parts a label
+	// opens that are not the decision are blanked first (ADR 0362).
+	mk := mask(s.body)
+	for _, b := range mk.blocks {
+		p.reject(candidate("", "", s.line+offset+b+1), "a code block that illustrates (an example, a before/after or good/bad case, or shell commands): its versions are not the decision's pins")
+	}
+	lines := strings.Split(mk.text, "\n")
 	fence := ""
 	var blk *block
 	var blkLines []string
@@ -229,8 +235,13 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		// sentence names nothing the decision holds.
 		ln = inlineExample.ReplaceAllStringFunc(ln, func(m string) string { return strings.Repeat(" ", len(m)) })
 		p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
-		for _, m := range atForm.FindAllStringSubmatch(ln, -1) {
-			add(ecoOfAt(m[1]), m[1], m[2], at)
+		for _, m := range atForm.FindAllStringSubmatchIndex(ln, -1) {
+			name, ver := ln[m[2]:m[3]], ln[m[4]:m[5]]
+			if rest := ln[m[5]:]; arrowRE.MatchString(rest) || toWord.MatchString(rest) || fromWord.MatchString(ln[:m[2]]) {
+				p.reject(candidate(name, ver, at), "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
+				continue
+			}
+			add(ecoOfAt(name), name, ver, at)
 		}
 		for _, m := range pinVerb.FindAllStringSubmatch(ln, -1) {
 			add("", m[1], m[2], at)
