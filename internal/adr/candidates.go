@@ -40,8 +40,16 @@ type textLine struct {
 var (
 	mentionVer = regexp.MustCompile(`(?:^|[\s(=:@,"'])=*(v?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?)(?:$|[\s),;:!?"']|\.(?:\s|$))`)
 	pinWordRE  = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|hold|holds|held|holding|lock|locks|locked|locking|keep|keeps|kept|keeping|fix|fixes|fixed|fixing|freeze|freezes|froze|frozen|freezing)\b`)
-	nameLike   = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
-	hasLetter  = regexp.MustCompile(`[A-Za-z]`)
+	// pinHeading is a heading that pins what is listed under it: "Fixed
+	// versions", "Pinned dependencies", "Locked", "Versions épinglées";
+	// not "Bug fixes" or "What we keep" (ADR 0362).
+	pinHeading = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|lock|locks|locked|frozen|freeze|held|fixed\s+versions?|exact\s+versions?)\b|[ée]pingl|versions?\s+fix[ée]es|gepinnt|fixiert|fijad|fixad|固定|고정`)
+	// pinLineRE is a line that says to pin: the pin words, and "fix",
+	// "keep" or "stay" only with the version they hold at ("keep X at
+	// 1.2.3"), not "fixed in 1.2.3" or "fixes the leak" (ADR 0362).
+	pinLineRE = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|hold|holds|held|holding|lock|locks|locked|locking|freeze|freezes|froze|frozen|freezing)\b|\b(?:fix|fixed|keep|keeps|kept|keeping|stay|stays)\s+(?:\S+\s+){0,3}?(?:at|to|on)\s+[\x60*_"']*v?[0-9]`)
+	nameLike  = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
+	hasLetter = regexp.MustCompile(`[A-Za-z]`)
 )
 
 // fillers are the words between a name and its version ("X is pinned to",
@@ -73,7 +81,7 @@ func mentions(ln string, at int, heading string) []mention {
 	plain := strings.NewReplacer("`", " ", "**", " ", "__", " ", "|", " ").Replace(ln)
 	// A bullet or label under a heading that pins ("Fixed versions"):
 	// "- next: 15.1.12".
-	label := pinWordRE.MatchString(heading) && listItem.MatchString(ln)
+	label := pinHeading.MatchString(heading) && listItem.MatchString(ln)
 	var out []mention
 	var prevNames []string // the names of the version before, for "X 1.2.3 → 1.3.0"
 	prevEnd := -1

@@ -123,6 +123,55 @@ func (x declIndex) lookup(name string) []pin.Declaration {
 	return short
 }
 
+// aliasOf returns the one package a product name written in a record
+// means when no manifest declares that name: among the manifest
+// declarations (not lock files) that pin exactly version, those whose
+// name, compared without case, punctuation or a "js" suffix, is the
+// product's, begins it or is begun by it (at least four letters:
+// "Turborepo" is turbo, "Tailwind CSS" tailwindcss), or whose npm scope is
+// it. The manifests give the names, not a list here, and the version must
+// agree, so a product that is not the package stays unmatched; a name
+// written with a package's punctuation ("grpc-go") is not a product name
+// and must be the package's own (ADR 0362).
+func (x declIndex) aliasOf(name, version string) []pin.Declaration {
+	n := aliasKey(name)
+	// A name with a package's punctuation ("grpc-go", "org/x") claims to
+	// be a package's name; only a product's name in words is an alias.
+	if len(n) < 3 || partialVersion(version) || strings.ContainsAny(name, "-_/@:") {
+		return nil
+	}
+	var hits []pin.Declaration
+	for _, d := range exactAt(x.all, version) {
+		full := strings.ToLower(d.Package)
+		k := aliasKey(shortName(full))
+		scope := ""
+		if strings.HasPrefix(full, "@") {
+			if i := strings.IndexByte(full, '/'); i > 0 {
+				scope = aliasKey(full[1:i])
+			}
+		}
+		short, long := k, n
+		if len(short) > len(long) {
+			short, long = long, short
+		}
+		if k == n || scope == n || len(short) >= 4 && strings.HasPrefix(long, short) {
+			hits = append(hits, d)
+		}
+	}
+	return packages(hits)
+}
+
+// aliasKey is a name without case, punctuation or a "js" suffix.
+func aliasKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimSuffix(b.String(), "js")
+}
+
 // packages returns the distinct (ecosystem, package) pairs of ds.
 func packages(ds []pin.Declaration) []pin.Declaration {
 	var out []pin.Declaration
@@ -235,6 +284,11 @@ func (g *grounder) openPins(grounded map[string]bool) {
 		}
 		p := &g.rec.Pins[i]
 		pkgs := packages(g.idx.lookup(p.Package))
+		if len(pkgs) == 0 {
+			// A product name ("Turborepo") a manifest pins exactly under
+			// its package's name (turbo).
+			pkgs = g.idx.aliasOf(p.Package, p.Version)
+		}
 		if len(pkgs) == 0 && len(g.idx.all) > 0 && !g.pinWordAt(p.Source.Line) {
 			// A table row or name@version the repository's manifests do
 			// not declare, in a sentence that does not say to pin: a name
@@ -270,7 +324,7 @@ func (g *grounder) openPins(grounded map[string]bool) {
 func (g *grounder) pinWordAt(line int) bool {
 	for _, l := range g.rec.Clues.decision {
 		if l.line == line {
-			return pinWordRE.MatchString(l.text) || pinWordRE.MatchString(l.heading)
+			return pinLineRE.MatchString(l.text) || pinHeading.MatchString(l.heading)
 		}
 	}
 	return false
@@ -308,6 +362,10 @@ func (g *grounder) mention(m mention, name string) {
 	}
 	pkgs := packages(g.idx.lookup(name))
 	exact := packages(exactAt(g.idx.lookup(name), ver))
+	if len(pkgs) == 0 {
+		// A product name a manifest pins exactly under its package's name.
+		exact = g.idx.aliasOf(name, ver)
+	}
 	switch {
 	case len(exact) == 1:
 		d := exact[0]
