@@ -536,7 +536,7 @@ const MaxManifests = 5000
 // less to go on, and what it does not ground stays a candidate.
 func Declared(fsys fs.FS) []pin.Declaration {
 	var out []pin.Declaration
-	n := 0
+	n, extra := 0, 0
 	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -548,7 +548,21 @@ func Declared(fsys fs.FS) []pin.Declaration {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || !pin.IsManifest(p) || n >= MaxManifests {
+		if !d.Type().IsRegular() || n >= MaxManifests {
+			return nil
+		}
+		if !pin.IsManifest(p) {
+			// Gradle plugins blocks and Argo CD chart sources ground
+			// names only (ground_extra.go, ADR 0362).
+			if groundingFile(p) && extra < maxGroundingFiles {
+				extra++
+				if info, err := d.Info(); err == nil && info.Size() <= MaxFileSize {
+					if data, err := fs.ReadFile(fsys, p); err == nil {
+						n++
+						out = append(out, groundingOnly(p, data)...)
+					}
+				}
+			}
 			return nil
 		}
 		if info, err := d.Info(); err != nil || info.Size() > MaxFileSize {
