@@ -92,7 +92,7 @@ func mentions(ln string, at int, heading string) []mention {
 		// one it moves to is named by the words before the first
 		// ("next 15.0.1 → 15.1.12", "upgrade next from 15.0.1 to 15.1.12").
 		after := plain[m[3]:]
-		from := arrowRE.MatchString(after) || toWord.MatchString(after) || fromWord.MatchString(plain[:m[2]])
+		from := fromSide(plain[:m[2]], after)
 		to := prevEnd >= 0 && (arrowAfter(plain[prevEnd:m[2]]) || toAfter(plain[prevEnd:m[2]]))
 		if strings.HasSuffix(before, ">") || strings.HasSuffix(before, "<") || strings.HasSuffix(before, "~") || strings.HasSuffix(before, "^") || strings.HasSuffix(before, "!") ||
 			strings.HasPrefix(strings.TrimLeft(plain[m[3]:], " "), ",") && strings.ContainsAny(plain[m[3]:min(len(plain), m[3]+4)], "<>") {
@@ -106,7 +106,7 @@ func mentions(ln string, at int, heading string) []mention {
 		pinWord := false
 		for ; i >= 0; i-- {
 			t := strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))
-			if t == "" || fillers[t] {
+			if t == "" || fillers[t] || from && fromTokens[t] {
 				if t == "to" || t == "at" {
 					sawToAt = true
 				}

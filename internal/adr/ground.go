@@ -577,6 +577,11 @@ func Declared(fsys fs.FS) []pin.Declaration {
 		if err == nil {
 			out = append(out, ds...)
 		}
+		if groundingFile(p) {
+			// A values file is a manifest of images too; its Argo CD chart
+			// sources ground names only (ADR 0362).
+			out = append(out, groundingOnly(p, data)...)
+		}
 		return nil
 	})
 	return out

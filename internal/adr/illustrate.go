@@ -47,10 +47,25 @@ var (
 	// arrow joins the two sides of an upgrade: "15.0.1 → 15.1.12".
 	arrowRE = regexp.MustCompile(`^\s*[\x60*_]*\s*(?:→|->|=>|⇒|➜|⟶|➡|—>|-->)`)
 	// toWord joins them in words: "from 15.0.1 to 15.1.12", "de 1.2 à 1.3".
-	toWord = regexp.MustCompile(`(?i)^\s*[\x60*_]*\s*(?:to|à|a|zu|auf|naar|ke|para|hasta|sang|até)\s+[\x60*_]*\s*v?[0-9]`)
+	toWord = regexp.MustCompile(`(?i)^\s*[\x60*_]*\s*(?:to|à|a|zu|auf|naar|ke|para|hasta|sang|até)\s+(?:[\x60*_]*[@A-Za-z][^\s@=\x60*]*[\x60*_]*(?:\s+|@|==))?[\x60*_]*v?[0-9]`)
 	// fromWord precedes a version the text moves away from.
-	fromWord = regexp.MustCompile(`(?i)(?:^|\s)(?:from|von|desde|dari|từ|depuis)\s*[\x60*_]*\s*$`)
+	fromWord = regexp.MustCompile(`(?i)(?:^|\s)(?:from|von|desde|dari|từ|depuis)\s+(?:[\x60*_]*[@A-Za-z][^\s@=\x60*]*[\x60*_]*(?:\s+|@|==))?[\x60*_]*\s*$`)
+	// fromTokens are the from words, skipped looking back from a version
+	// for its name ("upgrade next from 15.0.1").
+	fromTokens = map[string]bool{"from": true, "von": true, "desde": true, "dari": true, "từ": true, "depuis": true}
 )
+
+// laterTo finds a to side later on the line: "… to 16.0.1", "→ v2".
+var laterTo = regexp.MustCompile(`(?i)(?:→|->|=>|⇒|➜|\bto\b|\bà\b|\bzu\b|\bauf\b|\bnaar\b|\bke\b|\bpara\b|\bhasta\b|\baté\b)\s*(?:\S+\s*)?[\x60*_]*v?[0-9]`)
+
+// fromSide reports whether a version, with the text before and after it
+// on its line, is the side an upgrade moves from: an arrow or "to" and a
+// version right after it, or "from" right before it when a to side
+// follows ("etcd from go.etcd.io/etcd/server/v3 v3.6.8", a source, is
+// not an upgrade).
+func fromSide(before, after string) bool {
+	return arrowRE.MatchString(after) || toWord.MatchString(after) || fromWord.MatchString(before) && laterTo.MatchString(after)
+}
 
 // exclusionLabel reports whether a label line opens a part that is not the
 // decision (context, options, alternatives, consequences, examples).

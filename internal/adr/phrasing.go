@@ -251,7 +251,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 		for _, m := range atForm.FindAllStringSubmatchIndex(ln, -1) {
 			name, ver := ln[m[2]:m[3]], ln[m[4]:m[5]]
-			if rest := ln[m[5]:]; arrowRE.MatchString(rest) || toWord.MatchString(rest) || fromWord.MatchString(ln[:m[2]]) {
+			if fromSide(ln[:m[2]], ln[m[5]:]) {
 				p.reject(candidate(name, ver, at), "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
 				continue
 			}
