@@ -40,7 +40,7 @@ var classCases = []struct {
 	{"Bad/Good labels over blocks", "pip", "Write exact pins.\n\nBad:\n\n```requirements\nkopf>=1.40\n```\n\nGood:\n\n```requirements\nkopf==1.40.1\n```\n", nil},
 	{"a shell block of commands", "pip", "Install the operator's dependencies first:\n\n```bash\npip install kopf==1.40.1\n```\n", nil},
 	{"an install command in prose", "npm", "Developers run `npm install react@19.1.0` to try the release candidate locally.\n", nil},
-	{"versions in links", "npm", "See the [release notes](https://github.com/vercel/next.js/releases/tag/v15.1.12) and https://unpkg.com/next@15.1.12/package.json for the details.\n", nil},
+	{"versions in links", "npm", "See the [release notes](https://github.com/vercel/next.js/releases/tag/v15.1.12) for the details (tarball: https://unpkg.com/next@15.1.12).\n", nil},
 	{"the from side of an upgrade", "npm", "We upgrade next 15.1.12 → 16.0.1 in the next sprint.\n", nil},
 	{"the from side of name@version", "npm", "Move from next@15.1.12 to next@16.0.1.\n", []string{"npm next 16.0.1"}},
 	{"options a label opens", "npm", "We move the app to the Pages Router.\n\n**Options considered:**\n\n- keep the App Router on next 15.1.12\n- rewrite in Remix\n", nil},
