@@ -26,6 +26,9 @@ type mention struct {
 	// eco is the ecosystem the record itself names for it (inferEcosystem),
 	// "" when it names none or several.
 	eco pin.Ecosystem
+	// from is true for the side an upgrade moves away from ("next 15.0.1
+	// → 15.1.12", "from 15.0.1 to …"): never a pin (ADR 0362).
+	from bool
 }
 
 // textLine is one line of a decision, for the audit of unread pins.
@@ -37,8 +40,16 @@ type textLine struct {
 var (
 	mentionVer = regexp.MustCompile(`(?:^|[\s(=:@,"'])=*(v?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?)(?:$|[\s),;:!?"']|\.(?:\s|$))`)
 	pinWordRE  = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|hold|holds|held|holding|lock|locks|locked|locking|keep|keeps|kept|keeping|fix|fixes|fixed|fixing|freeze|freezes|froze|frozen|freezing)\b`)
-	nameLike   = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
-	hasLetter  = regexp.MustCompile(`[A-Za-z]`)
+	// pinHeading is a heading that pins what is listed under it: "Fixed
+	// versions", "Pinned dependencies", "Locked", "Versions épinglées";
+	// not "Bug fixes" or "What we keep" (ADR 0362).
+	pinHeading = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|lock|locks|locked|frozen|freeze|held|fixed\s+versions?|exact\s+versions?)\b|[ée]pingl|versions?\s+fix[ée]es|gepinnt|fixiert|fijad|fixad|固定|고정`)
+	// pinLineRE is a line that says to pin: the pin words, and "fix",
+	// "keep" or "stay" only with the version they hold at ("keep X at
+	// 1.2.3"), not "fixed in 1.2.3" or "fixes the leak" (ADR 0362).
+	pinLineRE = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|hold|holds|held|holding|lock|locks|locked|locking|freeze|freezes|froze|frozen|freezing)\b|\b(?:fix|fixed|keep|keeps|kept|keeping|stay|stays)\s+(?:\S+\s+){0,3}?(?:at|to|on)\s+[\x60*_"']*v?[0-9]`)
+	nameLike  = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
+	hasLetter = regexp.MustCompile(`[A-Za-z]`)
 )
 
 // fillers are the words between a name and its version ("X is pinned to",
@@ -70,11 +81,19 @@ func mentions(ln string, at int, heading string) []mention {
 	plain := strings.NewReplacer("`", " ", "**", " ", "__", " ", "|", " ").Replace(ln)
 	// A bullet or label under a heading that pins ("Fixed versions"):
 	// "- next: 15.1.12".
-	label := pinWordRE.MatchString(heading) && listItem.MatchString(ln)
+	label := pinHeading.MatchString(heading) && listItem.MatchString(ln)
 	var out []mention
+	var prevNames []string // the names of the version before, for "X 1.2.3 → 1.3.0"
+	prevEnd := -1
 	for _, m := range mentionVer.FindAllStringSubmatchIndex(plain, -1) {
 		ver := plain[m[2]:m[3]]
 		before := strings.TrimRight(plain[:m[2]], " \t=")
+		// An upgrade: the version it moves from is never a pin, and the
+		// one it moves to is named by the words before the first
+		// ("next 15.0.1 → 15.1.12", "upgrade next from 15.0.1 to 15.1.12").
+		after := plain[m[3]:]
+		from := fromSide(plain[:m[2]], after)
+		to := prevEnd >= 0 && (arrowAfter(plain[prevEnd:m[2]]) || toAfter(plain[prevEnd:m[2]]))
 		if strings.HasSuffix(before, ">") || strings.HasSuffix(before, "<") || strings.HasSuffix(before, "~") || strings.HasSuffix(before, "^") || strings.HasSuffix(before, "!") ||
 			strings.HasPrefix(strings.TrimLeft(plain[m[3]:], " "), ",") && strings.ContainsAny(plain[m[3]:min(len(plain), m[3]+4)], "<>") {
 			continue // a range: ">= 6.0.1", "~> 6.4", "^1.2.3", "1.2.3,<2"
@@ -87,7 +106,7 @@ func mentions(ln string, at int, heading string) []mention {
 		pinWord := false
 		for ; i >= 0; i-- {
 			t := strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))
-			if t == "" || fillers[t] {
+			if t == "" || fillers[t] || from && fromTokens[t] {
 				if t == "to" || t == "at" {
 					sawToAt = true
 				}
@@ -136,12 +155,27 @@ func mentions(ln string, at int, heading string) []mention {
 			}
 		}
 		pinWord = pinWord || label && len(names) == 1 && i < 1
+		if to && len(names) == 0 {
+			names = prevNames
+		}
+		prevNames, prevEnd = names, m[3]
 		if len(names) == 0 && !pinWord {
 			continue
 		}
-		out = append(out, mention{line: at, names: names, version: ver, pinWord: pinWord})
+		out = append(out, mention{line: at, names: names, version: ver, pinWord: pinWord && !from, from: from})
 	}
 	return out
+}
+
+// arrowAfter reports whether the text between two versions is an arrow
+// ("15.0.1 → 15.1.12"); toAfter whether it is a "to" word.
+func arrowAfter(between string) bool {
+	return arrowRE.MatchString(between) && len(strings.Fields(between)) <= 2
+}
+
+func toAfter(between string) bool {
+	f := strings.Fields(strings.Trim(between, " `*_"))
+	return len(f) == 1 && toWord.MatchString(" "+f[0]+" 1")
 }
 
 // nameAt returns the package name a word is, and false for words that are

@@ -123,6 +123,55 @@ func (x declIndex) lookup(name string) []pin.Declaration {
 	return short
 }
 
+// aliasOf returns the one package a product name written in a record
+// means when no manifest declares that name: among the manifest
+// declarations (not lock files) that pin exactly version, those whose
+// name, compared without case, punctuation or a "js" suffix, is the
+// product's, begins it or is begun by it (at least four letters:
+// "Turborepo" is turbo, "Tailwind CSS" tailwindcss), or whose npm scope is
+// it. The manifests give the names, not a list here, and the version must
+// agree, so a product that is not the package stays unmatched; a name
+// written with a package's punctuation ("grpc-go") is not a product name
+// and must be the package's own (ADR 0362).
+func (x declIndex) aliasOf(name, version string) []pin.Declaration {
+	n := aliasKey(name)
+	// A name with a package's punctuation ("grpc-go", "org/x") claims to
+	// be a package's name; only a product's name in words is an alias.
+	if len(n) < 3 || partialVersion(version) || strings.ContainsAny(name, "-_/@:") {
+		return nil
+	}
+	var hits []pin.Declaration
+	for _, d := range exactAt(x.all, version) {
+		full := strings.ToLower(d.Package)
+		k := aliasKey(shortName(full))
+		scope := ""
+		if strings.HasPrefix(full, "@") {
+			if i := strings.IndexByte(full, '/'); i > 0 {
+				scope = aliasKey(full[1:i])
+			}
+		}
+		short, long := k, n
+		if len(short) > len(long) {
+			short, long = long, short
+		}
+		if k == n || scope == n || len(short) >= 4 && strings.HasPrefix(long, short) {
+			hits = append(hits, d)
+		}
+	}
+	return packages(hits)
+}
+
+// aliasKey is a name without case, punctuation or a "js" suffix.
+func aliasKey(s string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(s) {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			b.WriteRune(r)
+		}
+	}
+	return strings.TrimSuffix(b.String(), "js")
+}
+
 // packages returns the distinct (ecosystem, package) pairs of ds.
 func packages(ds []pin.Declaration) []pin.Declaration {
 	var out []pin.Declaration
@@ -235,6 +284,11 @@ func (g *grounder) openPins(grounded map[string]bool) {
 		}
 		p := &g.rec.Pins[i]
 		pkgs := packages(g.idx.lookup(p.Package))
+		if len(pkgs) == 0 {
+			// A product name ("Turborepo") a manifest pins exactly under
+			// its package's name (turbo).
+			pkgs = g.idx.aliasOf(p.Package, p.Version)
+		}
 		if len(pkgs) == 0 && len(g.idx.all) > 0 && !g.pinWordAt(p.Source.Line) {
 			// A table row or name@version the repository's manifests do
 			// not declare, in a sentence that does not say to pin: a name
@@ -270,7 +324,7 @@ func (g *grounder) openPins(grounded map[string]bool) {
 func (g *grounder) pinWordAt(line int) bool {
 	for _, l := range g.rec.Clues.decision {
 		if l.line == line {
-			return pinWordRE.MatchString(l.text) || pinWordRE.MatchString(l.heading)
+			return pinLineRE.MatchString(l.text) || pinHeading.MatchString(l.heading)
 		}
 	}
 	return false
@@ -296,6 +350,9 @@ func (g *grounder) mention(m mention, name string) {
 		return
 	}
 	switch {
+	case m.from:
+		g.reject("", name, ver, m.line, "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
+		return
 	case partialVersion(ver):
 		g.reject("", name, ver, m.line, "a partial version: "+ver+" names a release line, not one release, and is never an exact pin; write the full version")
 		return
@@ -305,6 +362,10 @@ func (g *grounder) mention(m mention, name string) {
 	}
 	pkgs := packages(g.idx.lookup(name))
 	exact := packages(exactAt(g.idx.lookup(name), ver))
+	if len(pkgs) == 0 {
+		// A product name a manifest pins exactly under its package's name.
+		exact = g.idx.aliasOf(name, ver)
+	}
 	switch {
 	case len(exact) == 1:
 		d := exact[0]
@@ -475,7 +536,7 @@ const MaxManifests = 5000
 // less to go on, and what it does not ground stays a candidate.
 func Declared(fsys fs.FS) []pin.Declaration {
 	var out []pin.Declaration
-	n := 0
+	n, extra := 0, 0
 	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -487,7 +548,21 @@ func Declared(fsys fs.FS) []pin.Declaration {
 			}
 			return nil
 		}
-		if !d.Type().IsRegular() || !pin.IsManifest(p) || n >= MaxManifests {
+		if !d.Type().IsRegular() || n >= MaxManifests {
+			return nil
+		}
+		if !pin.IsManifest(p) {
+			// Gradle plugins blocks and Argo CD chart sources ground
+			// names only (ground_extra.go, ADR 0362).
+			if groundingFile(p) && extra < maxGroundingFiles {
+				extra++
+				if info, err := d.Info(); err == nil && info.Size() <= MaxFileSize {
+					if data, err := fs.ReadFile(fsys, p); err == nil {
+						n++
+						out = append(out, groundingOnly(p, data)...)
+					}
+				}
+			}
 			return nil
 		}
 		if info, err := d.Info(); err != nil || info.Size() > MaxFileSize {
@@ -501,6 +576,11 @@ func Declared(fsys fs.FS) []pin.Declaration {
 		ds, _, err := pin.Declarations(p, data)
 		if err == nil {
 			out = append(out, ds...)
+		}
+		if groundingFile(p) {
+			// A values file is a manifest of images too; its Argo CD chart
+			// sources ground names only (ADR 0362).
+			out = append(out, groundingOnly(p, data)...)
 		}
 		return nil
 	})

@@ -333,7 +333,7 @@ func (p *parser) mapping(m *yaml.Node, fromText bool) {
 	text := ""
 	dec, ok := lookup(m, "decision")
 	if ok {
-		text = scalarText(dec)
+		text = mask(scalarText(dec)).text
 		pins = p.scanText(text, dec.Line)
 		// The decision's candidates and lines, for Ground (ADR 0315); a
 		// block scalar starts on the line after its key.

@@ -22,6 +22,8 @@ var (
 		`^(?:\d+[.)]?\s*)?(?:d[ée]pendances|dependencies|abh[äa]ngigkeiten|dependencias|depend[êe]ncias)\s+(?:ajout[ée]es|retenues|adopt[ée]es|added|adopted|chosen|selected|hinzugef[üu]gt|gew[äa]hlt|a[ñn]adidas|adicionadas|elegidas|escolhidas)|^(?:versions?|versionen|versiones|vers[õo]es)\s+(?:retenues|choisies|adopt[ée]es|chosen|selected|adopted|gew[äa]hlt|elegidas|escolhidas)|` +
 		`^(?:\d+[.)]?\s*)?(?:d[ée]cision|decisi[óo]n|decis[ãa]o|entscheidung|beschluss|beslut|besluit|keputusan|quyết định|決定|决定|決策|决策|결정|решение)`)
 	excludedHeading = regexp.MustCompile(`consequence|context|alternative|option|rejected|rationale|update|upgrade|how to|how we|implementation|migration|risk|drivers|background|problem|pros|cons|not pinned|example|usage|guide|instructions|tutorial|` +
+		// Histories and change logs record what was, not what holds (ADR 0362).
+		`history|changelog|change log|revision|historique|historial|hist[óo]rico|verlauf|[äa]nderungsprotokoll|riwayat|lịch sử|履歴|이력|变更记录|修订|` +
 		// The same parts in other languages: conséquences, contexte,
 		// écartées, Kontext, Konsequenzen, konteks, konsekuensi, 背景, 結果,
 		// 代替案, 문제, 배경, 결과, 대안.
@@ -123,12 +125,19 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		}
 		out = append(out, pn)
 	}
-	lines := strings.Split(s.body, "\n")
+	// Links, commands, before/after and example blocks, and parts a label
+	// opens that are not the decision are blanked first (ADR 0362).
+	mk := mask(s.body)
+	for _, b := range mk.blocks {
+		p.reject(candidate("", "", s.line+offset+b+1), "a code block that illustrates (an example, a before/after or good/bad case, or shell commands): its versions are not the decision's pins")
+	}
+	lines := strings.Split(mk.text, "\n")
 	fence := ""
 	var blk *block
 	var blkLines []string
 	var header []string
 	pkgCol, verCol := -1, -1
+	history := false
 	prevBlank := true
 	for i := 0; i < len(lines); i++ {
 		ln := lines[i]
@@ -169,6 +178,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 			case header == nil:
 				header = cells
 				pkgCol, verCol = -1, -1
+				history = false
 				for j, c := range cells {
 					c = strings.ToLower(c)
 					switch {
@@ -178,7 +188,17 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 						verCol = j
 					}
 				}
+				for _, c := range cells {
+					if historyHeader.MatchString(strings.ToLower(strings.Trim(c, "*_` "))) && (pkgCol < 0 || historyHeader.MatchString(strings.ToLower(cells[pkgCol]))) {
+						// A document's history or a change log ("Version |
+						// Date | Author | Change"): what was, not a pin.
+						history = true
+						p.reject(candidate("", "", at), "a history or change-log table (a date, author or change column and no package column): its versions record what was, not pins")
+						break
+					}
+				}
 			case isSeparator(cells):
+			case history:
 			case pkgCol >= 0 && verCol >= 0 && pkgCol < len(cells) && verCol < len(cells):
 				for _, nc := range pairedCells(cells[pkgCol], cells[verCol]) {
 					name := cellName(nc[0])
@@ -229,8 +249,13 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		// sentence names nothing the decision holds.
 		ln = inlineExample.ReplaceAllStringFunc(ln, func(m string) string { return strings.Repeat(" ", len(m)) })
 		p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
-		for _, m := range atForm.FindAllStringSubmatch(ln, -1) {
-			add(ecoOfAt(m[1]), m[1], m[2], at)
+		for _, m := range atForm.FindAllStringSubmatchIndex(ln, -1) {
+			name, ver := ln[m[2]:m[3]], ln[m[4]:m[5]]
+			if fromSide(ln[:m[2]], ln[m[5]:]) {
+				p.reject(candidate(name, ver, at), "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
+				continue
+			}
+			add(ecoOfAt(name), name, ver, at)
 		}
 		for _, m := range pinVerb.FindAllStringSubmatch(ln, -1) {
 			add("", m[1], m[2], at)
@@ -271,6 +296,9 @@ var (
 	// Dependency, Paquet, Dépendance, Paket, Abhängigkeit, Paquete,
 	// Dependencia, Pacote, Dependência, Bibliothèque, パッケージ, 패키지, 依赖 …
 	pkgHeader = regexp.MustCompile(`package|dependency|library|module|crate|gem|chart|image|component|tool|name|paquet|paquete|pacote|paket|d[ée]pendanc|dependenc|depend[êe]ncia|abh[äa]ngigkeit|biblioth|librer[ií]a|bibliotec|pustaka|modul|nom\b|nombre|nome|パッケージ|ライブラリ|依存|패키지|라이브러리|의존성|依赖|库|包`)
+	// historyHeader names a column of a history or change-log table: Date,
+	// Author, Change(s), Changelog, in any language.
+	historyHeader = regexp.MustCompile(`^(?:date|dates|datum|fecha|data|tanggal|ngày|日付|날짜|日期|author|authors|auteur|autor|autores|penulis|changes?|changelog|change log|description of change|modifications?|[äa]nderung(?:en)?|cambios?|altera[çc][ãa]o|altera[çc][õo]es|perubahan|thay đổi|変更|변경|变更|history|historique|histor)`)
 	// verHeader names its version column: Version, Versión, Versão, Versie,
 	// Versi, バージョン, 버전, 版本 …
 	verHeader = regexp.MustCompile(`versi|バージョン|버전|版本`)

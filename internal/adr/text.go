@@ -185,10 +185,10 @@ func (p *parser) bodyPins(doc string, offset int) {
 	switch {
 	case pinsSec != nil:
 		text = pinsSec.body
-		pins = p.scanText(pinsSec.body, pinsSec.line+offset)
+		pins = p.scanText(mask(pinsSec.body).text, pinsSec.line+offset)
 	case decision != nil:
 		text = decision.body
-		pins = p.scanText(decision.body, decision.line+offset)
+		pins = p.scanText(mask(decision.body).text, decision.line+offset)
 	}
 	if pinsSec != nil && len(pins) == 0 {
 		p.warn(pinsSec.line+offset-1, "the Pins section holds no exact constraint such as pkg==1.2.3 or module@v1.2.3")

@@ -1,0 +1,140 @@
+package adr
+
+import (
+	"path"
+	"regexp"
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// Declarations only grounding reads (ADR 0362): files internal/pin reads
+// no dependencies from, or refuses to read (Gradle build scripts fail
+// closed, ADR 0182), still say which package a name in a record is and at
+// which version the repository holds it. They confirm candidates and feed
+// the audit of unread pins; they are never read as manifests of a change.
+
+var (
+	// gradlePlugin is a plugins-block line: id 'x' version 'y',
+	// id("x") version "y", kotlin("jvm") version "y".
+	gradlePlugin = regexp.MustCompile(`^\s*(?:id\s*\(?\s*["']([A-Za-z0-9._-]+)["']\s*\)?|kotlin\s*\(\s*["']([A-Za-z0-9._-]+)["']\s*\))\s*version\s*\(?\s*["']([0-9][0-9A-Za-z.+-]*)["']`)
+	// argoKey is a key of an Argo CD Application source.
+	argoKey = regexp.MustCompile(`^(\s*)(?:-\s+)?(repoURL|chart|targetRevision)\s*:\s*["']?([^"'#\s]+)["']?\s*(?:#.*)?$`)
+)
+
+// maxGroundingFiles bounds the files Declared reads for grounding only:
+// on GitHub each is a request.
+const maxGroundingFiles = 64
+
+// groundingFile reports whether Declared reads p for grounding only: a
+// Gradle build script, or a YAML file named as Argo CD values and
+// Applications are (values*.yaml, *application*.yaml, *app*.yaml, or any
+// YAML file under a folder named argocd or argo-cd).
+func groundingFile(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	if strings.HasSuffix(b, ".gradle") || strings.HasSuffix(b, ".gradle.kts") {
+		return true
+	}
+	if !strings.HasSuffix(b, ".yaml") && !strings.HasSuffix(b, ".yml") {
+		return false
+	}
+	lp := strings.ToLower(p)
+	return strings.HasPrefix(b, "values") || strings.Contains(b, "app") || strings.Contains(lp, "argocd/") || strings.Contains(lp, "argo-cd/")
+}
+
+// groundingOnly reads the declarations of a file that is not a manifest
+// pin.Declarations reads: the plugins blocks of Gradle build scripts and
+// the chart sources of Argo CD Applications (a values file or an
+// Application manifest: repoURL, chart, targetRevision).
+func groundingOnly(p string, data []byte) []pin.Declaration {
+	b := path.Base(p)
+	switch {
+	case strings.HasSuffix(b, ".gradle") || strings.HasSuffix(b, ".gradle.kts"):
+		return gradlePlugins(p, string(data))
+	case (strings.HasSuffix(b, ".yaml") || strings.HasSuffix(b, ".yml")) && strings.Contains(string(data), "targetRevision"):
+		return argoSources(p, string(data))
+	}
+	return nil
+}
+
+// gradlePlugins returns the plugins a build script applies at a literal
+// version, as gradle declarations of the plugin id.
+func gradlePlugins(p, text string) []pin.Declaration {
+	var out []pin.Declaration
+	depth, in := 0, false
+	for i, ln := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(ln)
+		if !in && (strings.HasPrefix(t, "plugins {") || t == "plugins{" || t == "plugins") {
+			in, depth = true, 0
+		}
+		if !in {
+			continue
+		}
+		if m := gradlePlugin.FindStringSubmatch(ln); m != nil {
+			id := m[1]
+			if m[2] != "" {
+				id = "org.jetbrains.kotlin." + m[2]
+			}
+			out = append(out, pin.Declaration{Ecosystem: pin.Gradle, Package: id, Manifest: p, Value: m[3], Exact: m[3], Line: i + 1})
+		}
+		depth += strings.Count(ln, "{") - strings.Count(ln, "}")
+		if depth <= 0 && strings.Contains(ln, "}") {
+			in = false
+		}
+	}
+	return out
+}
+
+// argoSources returns the Helm charts Argo CD Application sources hold at
+// an exact targetRevision: the chart is the source's chart key, else the
+// last path element of an oci:// repoURL.
+func argoSources(p, text string) []pin.Declaration {
+	type src struct {
+		indent           int
+		repo, chart, rev string
+		revLine          int
+	}
+	var out []pin.Declaration
+	flush := func(s src) {
+		name := s.chart
+		if name == "" && strings.HasPrefix(s.repo, "oci://") {
+			name = s.repo[strings.LastIndexByte(s.repo, '/')+1:]
+		}
+		if name == "" || s.rev == "" || !exactVer.MatchString(s.rev) || partialVersion(s.rev) {
+			return
+		}
+		out = append(out, pin.Declaration{Ecosystem: pin.Helm, Package: pin.NormalizeName(pin.Helm, name), Manifest: p, Value: s.rev, Exact: s.rev, Line: s.revLine})
+	}
+	cur := src{indent: -1}
+	for i, ln := range strings.Split(text, "\n") {
+		m := argoKey.FindStringSubmatch(ln)
+		if m == nil {
+			continue
+		}
+		ind := len(m[1])
+		if strings.Contains(ln, "- ") && strings.Index(ln, "- ") < strings.Index(ln, m[2]) {
+			ind += 2
+		}
+		if cur.indent >= 0 && ind != cur.indent {
+			flush(cur)
+			cur = src{indent: -1}
+		}
+		cur.indent = ind
+		switch m[2] {
+		case "repoURL":
+			if cur.repo != "" {
+				flush(cur)
+				cur = src{indent: ind}
+			}
+			cur.repo = m[3]
+		case "chart":
+			cur.chart = m[3]
+		case "targetRevision":
+			cur.rev, cur.revLine = m[3], i+1
+		}
+	}
+	if cur.indent >= 0 {
+		flush(cur)
+	}
+	return out
+}
