@@ -138,3 +138,10 @@ func argoSources(p, text string) []pin.Declaration {
 	}
 	return out
 }
+
+// ReadForGrounding reports whether Declared reads p: a manifest, or a
+// file read for grounding only. A caller that shows Declared part of a
+// tree (pinbot's sources) must show these, and key what it caches of the
+// records by their content, or it grounds fewer pins than `pinbot pins`
+// does on the whole tree.
+func ReadForGrounding(p string) bool { return pin.IsManifest(p) || groundingFile(p) }

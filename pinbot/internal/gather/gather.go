@@ -102,7 +102,7 @@ func (g *Gatherer) Rules(ctx context.Context, src source.Source, repo, commit st
 	read := source.NewReader(src, commit)
 	read.Prefetch(ctx, want)
 	r := source.LoadRules(read.FS(ctx, l.Files, nil, func(p string, e source.Entry) bool {
-		return slices.Contains(source.BaseFiles, p) || adr.IsADRFile(p) || pin.IsManifest(p)
+		return slices.Contains(source.BaseFiles, p) || adr.IsADRFile(p) || adr.ReadForGrounding(p)
 	}))
 	if k := key(r.Config); k != "" {
 		if cached, ok := g.rules.Get(repo + "#" + k); ok && len(r.Errors) == 0 {
@@ -165,13 +165,14 @@ func (g *Gatherer) Gather(ctx context.Context, src source.Source, t Target) *Gat
 	return out
 }
 
-// manifestKey is the part of the rules' content key the manifests make:
-// they ground the records' pins (adr.Ground), so rules read at a commit
-// whose manifests differ are other rules.
+// manifestKey is the part of the rules' content key the files that ground
+// the records' pins make (the manifests, Gradle build scripts, Argo CD
+// sources: adr.ReadForGrounding), so rules read at a commit whose
+// grounding files differ are other rules.
 func manifestKey(files map[string]source.Entry) string {
 	var ms []string
 	for p, e := range files {
-		if pin.IsManifest(p) {
+		if adr.ReadForGrounding(p) {
 			ms = append(ms, p+"="+e.SHA+";")
 		}
 	}
