@@ -9,15 +9,13 @@ import (
 )
 
 // Declarations only grounding reads (ADR 0362): files internal/pin reads
-// no dependencies from, or refuses to read (Gradle build scripts fail
-// closed, ADR 0182), still say which package a name in a record is and at
-// which version the repository holds it. They confirm candidates and feed
-// the audit of unread pins; they are never read as manifests of a change.
+// no dependencies from still say which package a name in a record is and
+// at which version the repository holds it. They confirm candidates and
+// feed the audit of unread pins; they are never read as manifests of a
+// change. (Gradle plugins blocks were read here too; internal/pin's
+// Gradle reader reads them now, ADR 0369.)
 
 var (
-	// gradlePlugin is a plugins-block line: id 'x' version 'y',
-	// id("x") version "y", kotlin("jvm") version "y".
-	gradlePlugin = regexp.MustCompile(`^\s*(?:id\s*\(?\s*["']([A-Za-z0-9._-]+)["']\s*\)?|kotlin\s*\(\s*["']([A-Za-z0-9._-]+)["']\s*\))\s*version\s*\(?\s*["']([0-9][0-9A-Za-z.+-]*)["']`)
 	// argoKey is a key of an Argo CD Application source.
 	argoKey = regexp.MustCompile(`^(\s*)(?:-\s+)?(repoURL|chart|targetRevision)\s*:\s*["']?([^"'#\s]+)["']?\s*(?:#.*)?$`)
 )
@@ -27,14 +25,11 @@ var (
 const maxGroundingFiles = 64
 
 // groundingFile reports whether Declared reads p for grounding only: a
-// Gradle build script, or a YAML file named as Argo CD values and
+// YAML file named as Argo CD values and
 // Applications are (values*.yaml, *application*.yaml, *app*.yaml, or any
 // YAML file under a folder named argocd or argo-cd).
 func groundingFile(p string) bool {
 	b := strings.ToLower(path.Base(p))
-	if strings.HasSuffix(b, ".gradle") || strings.HasSuffix(b, ".gradle.kts") {
-		return true
-	}
 	if !strings.HasSuffix(b, ".yaml") && !strings.HasSuffix(b, ".yml") {
 		return false
 	}
@@ -43,46 +38,16 @@ func groundingFile(p string) bool {
 }
 
 // groundingOnly reads the declarations of a file that is not a manifest
-// pin.Declarations reads: the plugins blocks of Gradle build scripts and
-// the chart sources of Argo CD Applications (a values file or an
-// Application manifest: repoURL, chart, targetRevision).
+// pin.Declarations reads: the chart sources of Argo CD Applications (a
+// values file or an Application manifest: repoURL, chart,
+// targetRevision).
 func groundingOnly(p string, data []byte) []pin.Declaration {
 	b := path.Base(p)
 	switch {
-	case strings.HasSuffix(b, ".gradle") || strings.HasSuffix(b, ".gradle.kts"):
-		return gradlePlugins(p, string(data))
 	case (strings.HasSuffix(b, ".yaml") || strings.HasSuffix(b, ".yml")) && strings.Contains(string(data), "targetRevision"):
 		return argoSources(p, string(data))
 	}
 	return nil
-}
-
-// gradlePlugins returns the plugins a build script applies at a literal
-// version, as gradle declarations of the plugin id.
-func gradlePlugins(p, text string) []pin.Declaration {
-	var out []pin.Declaration
-	depth, in := 0, false
-	for i, ln := range strings.Split(text, "\n") {
-		t := strings.TrimSpace(ln)
-		if !in && (strings.HasPrefix(t, "plugins {") || t == "plugins{" || t == "plugins") {
-			in, depth = true, 0
-		}
-		if !in {
-			continue
-		}
-		if m := gradlePlugin.FindStringSubmatch(ln); m != nil {
-			id := m[1]
-			if m[2] != "" {
-				id = "org.jetbrains.kotlin." + m[2]
-			}
-			out = append(out, pin.Declaration{Ecosystem: pin.Gradle, Package: id, Manifest: p, Value: m[3], Exact: m[3], Line: i + 1})
-		}
-		depth += strings.Count(ln, "{") - strings.Count(ln, "}")
-		if depth <= 0 && strings.Contains(ln, "}") {
-			in = false
-		}
-	}
-	return out
 }
 
 // argoSources returns the Helm charts Argo CD Application sources hold at

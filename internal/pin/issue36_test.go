@@ -468,6 +468,39 @@ var gradleCases = []struct {
 		head:   map[string]string{"gradle/libs.versions.toml": "# Renovate: keep these sorted\n[libraries]\nspring-web = \"org.springframework:spring-web:6.1.0\"\njackson = \"com.fasterxml.jackson.core:jackson-databind:2.15.3\"\n"},
 		spares: []Pin{{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}},
 	},
+	// Plugins blocks are data (ADR 0369); the rest of a script is code.
+	{
+		name: "a plugin's version bumped in the plugins block: a plain change",
+		base: map[string]string{"build.gradle": "plugins {\n    id 'java'\n    id 'org.springframework.boot' version '3.5.13' // the Boot plugin\n    id 'io.spring.dependency-management' version '1.1.7'\n}\n\ndependencies {\n    implementation 'com.fasterxml.jackson.core:jackson-databind:2.15.3'\n}\n"},
+		head: map[string]string{"build.gradle": "plugins {\n    id 'java'\n    id 'org.springframework.boot' version '3.5.14' // the Boot plugin\n    id 'io.spring.dependency-management' version '1.1.7'\n}\n\ndependencies {\n    implementation 'com.fasterxml.jackson.core:jackson-databind:2.15.3'\n}\n"},
+		want: []Change{{Ecosystem: Gradle, Package: "org.springframework.boot", Manifest: "build.gradle", Old: "3.5.13", New: "3.5.14"}},
+		spares: []Pin{
+			{Ecosystem: Gradle, Package: "org.springframework.boot", Version: "3.5.13"},
+			{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"},
+		},
+	},
+	{
+		name:     "the dependencies block changed: unresolved for all but the plugins read",
+		base:     map[string]string{"app/build.gradle": "plugins {\n    id 'java'\n    id 'org.springframework.boot' version '3.5.13' // the Boot plugin\n    id 'io.spring.dependency-management' version '1.1.7'\n}\n\ndependencies {\n    implementation 'com.fasterxml.jackson.core:jackson-databind:2.15.3'\n}\n"},
+		head:     map[string]string{"app/build.gradle": "plugins {\n    id 'java'\n    id 'org.springframework.boot' version '3.5.13' // the Boot plugin\n    id 'io.spring.dependency-management' version '1.1.7'\n}\n\ndependencies {\n    implementation 'com.fasterxml.jackson.core:jackson-databind:2.17.1'\n}\n"},
+		concerns: []Pin{{Ecosystem: Gradle, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}, {Ecosystem: Maven, Package: "com.fasterxml.jackson.core:jackson-databind", Version: "2.15.3"}},
+		spares:   []Pin{{Ecosystem: Gradle, Package: "org.springframework.boot", Version: "3.5.13"}, {Ecosystem: Gradle, Package: "io.spring.dependency-management", Version: "1.1.7"}},
+	},
+	{
+		name: "Kotlin DSL and a settings script's pluginManagement",
+		base: map[string]string{"build.gradle.kts": "plugins {\n    kotlin(\"jvm\") version \"2.0.21\"\n}\n", "settings.gradle.kts": "pluginManagement {\n    repositories { gradlePluginPortal() }\n    plugins {\n        id(\"com.google.cloud.tools.jib\") version \"3.4.3\"\n    }\n}\nrootProject.name = \"app\"\n"},
+		head: map[string]string{"build.gradle.kts": "plugins {\n    kotlin(\"jvm\") version \"2.1.0\"\n}\n", "settings.gradle.kts": "pluginManagement {\n    repositories { gradlePluginPortal() }\n    plugins {\n        id(\"com.google.cloud.tools.jib\") version \"3.4.4\"\n    }\n}\nrootProject.name = \"app\"\n"},
+		want: []Change{
+			{Ecosystem: Gradle, Package: "org.jetbrains.kotlin.jvm", Manifest: "build.gradle.kts", Old: "2.0.21", New: "2.1.0"},
+			{Ecosystem: Gradle, Package: "com.google.cloud.tools.jib", Manifest: "settings.gradle.kts", Old: "3.4.3", New: "3.4.4"},
+		},
+	},
+	{
+		name:     "a plugin version that is not a literal is unresolved for it",
+		base:     map[string]string{"build.gradle": "plugins {\n    id 'org.springframework.boot' version \"${bootVersion}\"\n}\n"},
+		head:     map[string]string{"build.gradle": "plugins {\n    id 'org.springframework.boot' version \"${springBootVersion}\"\n}\n"},
+		concerns: []Pin{{Ecosystem: Gradle, Package: "org.springframework.boot", Version: "3.5.13"}},
+	},
 	{
 		// Build scripts are not read (ADR 0182); the property file a
 		// Kotlin DSL "val jacksonVersion: String by project" reads is a

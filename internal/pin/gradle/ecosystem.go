@@ -24,7 +24,7 @@ var Definition = manifest.Definition{
 	Formats: []manifest.Format{
 		{Name: "Gradle version catalog", Match: isGradleCatalog, Read: readGradleCatalog, ViaResolver: true},
 		{Name: "gradle.lockfile", Match: isGradleLockfile, Read: readGradleLockfile},
-		{Name: "Gradle build script", Match: isGradleScript},
+		{Name: "Gradle build script", Match: isGradleScript, Read: readGradleScript, ViaResolver: true},
 	},
 	Exact:           gradleExact,
 	Same:            manifest.SameTrimmedVersion,
@@ -53,7 +53,8 @@ var Inputs = []manifest.Input{
 		Role: "a dependency lock file", Example: "app/buildscript-gradle.lockfile", Match: isGradleLockfile, Evaluated: true,
 		Doc: "https://docs.gradle.org/current/userguide/dependency_locking.html"},
 	{Files: "build.gradle(.kts), settings.gradle(.kts) and any *.gradle(.kts) script at any depth",
-		Role: "a build script (Groovy or Kotlin code)", Example: "gradle/publishing.gradle.kts", Match: isAnyGradleScript,
+		Role:    "the plugins its plugins block requests at literal versions (a constrained syntax Gradle reads as data); the rest is Groovy or Kotlin code, unresolved for any other package when it changes",
+		Example: "gradle/publishing.gradle.kts", Match: isAnyGradleScript, Evaluated: true,
 		Doc: "https://docs.gradle.org/current/userguide/writing_build_scripts.html"},
 	{Files: "gradle.properties at any depth", Role: "project properties build scripts read versions from",
 		Example: "gradle.properties", Match: manifest.Base("gradle.properties"),
@@ -97,8 +98,9 @@ func isBuildLogic(p string) bool {
 	return false
 }
 
-// isGradleScript matches Gradle build scripts, which pinbot refuses to
-// read (ADR 0182): their versions are computed by Groovy or Kotlin code.
+// isGradleScript matches Gradle build and settings scripts: pinbot reads
+// their plugins blocks and refuses the rest, Groovy or Kotlin code (ADR
+// 0182, 0369).
 func isGradleScript(p string) bool {
 	switch path.Base(p) {
 	case "build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts":

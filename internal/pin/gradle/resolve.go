@@ -47,6 +47,10 @@ func resolveCatalogs(files map[string][]byte) ([]manifest.Module, error) {
 	var out []manifest.Module
 	var errs []error
 	for _, p := range manifest.SortedKeys(files) {
+		if isAnyGradleScript(p) {
+			out = append(out, scriptModule(p, files[p])) // ADR 0369
+			continue
+		}
 		if !isGradleCatalog(p) {
 			continue
 		}

@@ -24,7 +24,6 @@ func outcome(in Input) (Verdict, bool, string) {
 // the pin; without such a pin it is nothing.
 func TestUnreadableFormatIsError(t *testing.T) {
 	npmPin := pin.Pin{Ecosystem: pin.NPM, Package: "lodash", Version: "4.17.21", Enforced: true, Source: pin.Source{Number: 9, Title: "Keep lodash", Path: "adr/0009-lodash.md"}}
-	gradlePin := pin.Pin{Ecosystem: pin.Gradle, Package: "com.squareup.okhttp3:okhttp", Version: "4.12.0", Enforced: true, Source: pin.Source{Number: 10, Title: "Hold OkHttp", Path: "adr/0010-okhttp.md"}}
 	terraformPin := pin.Pin{Ecosystem: pin.Terraform, Package: "hashicorp/aws", Version: "5.31.0", Enforced: true, Source: pin.Source{Number: 11, Title: "Hold the AWS provider", Path: "adr/0011-aws.md"}}
 	tests := []struct {
 		name  string
@@ -35,10 +34,9 @@ func TestUnreadableFormatIsError(t *testing.T) {
 		{"rye lock with a pip pin (read since it shares Helm v1's lock name, so not blind)", []pin.Pin{kopfPin}, []string{"requirements-dev.lock"}, NotApplicable},
 		{"pylock.toml with a pip pin", []pin.Pin{kopfPin}, []string{"svc/pylock.toml"}, Error},
 		{"conda environment with a pip pin", []pin.Pin{kopfPin}, []string{"environment.yml"}, Error},
-		{"Gradle build script with a gradle pin", []pin.Pin{gradlePin}, []string{"app/build.gradle.kts"}, Error},
 		{"Terraform JSON with a terraform pin", []pin.Pin{terraformPin}, []string{"infra/main.tf.json"}, Error},
 		{"bun lock with an npm pin", []pin.Pin{npmPin}, []string{"web/bun.lock"}, Error},
-		{"Gradle build script without a gradle pin", []pin.Pin{npmPin}, []string{"build.gradle"}, NotApplicable},
+		{"bun lock without an npm pin", []pin.Pin{terraformPin}, []string{"web/bun.lock"}, NotApplicable},
 		{"unrelated file", []pin.Pin{kopfPin}, []string{"README.md", "main.go"}, NotApplicable},
 		{"pin not enforced", []pin.Pin{func() pin.Pin { p := kopfPin; p.Enforced = false; return p }()}, []string{"environment.yml"}, NotApplicable},
 	}

@@ -12,8 +12,8 @@ import (
 	"github.com/kubetenant/kubetenant/pinbot/internal/gather"
 	"github.com/kubetenant/kubetenant/pinbot/internal/gitrepo"
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
-	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
 )
 
 // TestRulesGroundLikeTheWholeTree: the records' pins that only a Gradle
