@@ -331,7 +331,10 @@ func FuzzMaven(f *testing.F)      { moreFuzz(f, "pom.xml", "svc/pom.xml") }
 func FuzzTerraform(f *testing.F)  { moreFuzz(f, "infra/main.tf", ".terraform.lock.hcl") }
 func FuzzSetuptools(f *testing.F) { moreFuzz(f, "setup.cfg", "setup.py", "pdm.lock") }
 func FuzzCompose(f *testing.F)    { moreFuzz(f, "docker-compose.yml") }
-func FuzzGradle(f *testing.F)     { moreFuzz(f, "gradle/libs.versions.toml", "gradle.lockfile") }
+func FuzzGradle(f *testing.F) {
+	f.Add([]byte("plugins {\n    id 'org.springframework.boot' version '3.5.13' /* c */\n    kotlin(\"jvm\") version \"2.0.21\"\n}\n"))
+	moreFuzz(f, "gradle/libs.versions.toml", "gradle.lockfile", "build.gradle", "settings.gradle.kts")
+}
 
 // moreBotCases are bot metadata of the added ecosystems, as Dependabot and
 // Renovate write them: the ecosystem each reveals, and the update.
