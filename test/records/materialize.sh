@@ -33,7 +33,9 @@ BASE = ["go.mod", "package.json", "package-lock.json", "yarn.lock", "pnpm-lock.y
         "composer.json", "pom.xml", "build.gradle*", "settings.gradle*", "*.csproj",
         "Directory.Packages.props", "packages.config", "Dockerfile*", "docker-compose*.yml",
         "docker-compose*.yaml", "compose*.yml", "compose*.yaml", "Chart.yaml", "*.tf",
-        ".tool-versions", ".nvmrc", "helmfile*.yaml"]
+        ".tool-versions", ".nvmrc", "helmfile*.yaml",
+        # read for grounding only (ADR 0362): Argo CD values and Applications
+        "values*.yaml", "values*.yml", "*application*.yaml", "*application*.yml"]
 SKIP = ("node_modules", "vendor", ".git")
 
 def is_manifest(p):
