@@ -21,8 +21,8 @@ func TestHash(t *testing.T) {
 		"quota": func(t *v1alpha1.Tenant) {
 			t.Spec.Quota = &v1alpha1.Quota{Hard: corev1.ResourceList{"pods": resource.MustParse("1")}}
 		},
-		"isolation":  func(t *v1alpha1.Tenant) { t.Spec.NetworkIsolation = v1alpha1.IsolationNone },
-		"owner UID":  func(t *v1alpha1.Tenant) { t.UID = "uid-2" },
+		"isolation": func(t *v1alpha1.Tenant) { t.Spec.NetworkIsolation = v1alpha1.IsolationNone },
+		"owner UID": func(t *v1alpha1.Tenant) { t.UID = "uid-2" },
 		// A rule change re-applies: the namespaces' TenantRules carry the
 		// rules (ADR 0350).
 		"rules": func(t *v1alpha1.Tenant) {
