@@ -18,7 +18,10 @@ type TenantRulesSpec struct {
 	// +kubebuilder:validation:MaxLength=62
 	Tenant string `json:"tenant"`
 	// Rules are the Tenant's spec.rules; absent when it has none (then
-	// nothing is restricted).
+	// nothing is restricted). Atomic: the operator's apply replaces them
+	// whole, so an emptied list (allowed: [], nothing allowed) is stored
+	// as empty, never merged away into an absent one (everything allowed).
+	// +structType=atomic
 	// +optional
 	Rules *Rules `json:"rules,omitempty"`
 }

@@ -276,6 +276,11 @@ func TestRulesAdmission(t *testing.T) {
 	}
 	str := func(s string) *string { return &s }
 	untilEnforced(t, dev, pod("probe", podWith("nginx", nil)), "tenant rl: rule registries: image docker.io/library/nginx")
+	// The rules and the Tenant's self-service binding reach the API
+	// server's admission on their own time since the rules are read from
+	// TenantRules (ADR 0350): wait for the binding too, as
+	// TestSelfServiceAdmission does, before the operator is stopped.
+	untilEnforced(t, as(t, "bob"), tenantNamespace("probe-rl", "rl"), "tenant rl: rule selfService: bob is not an owner of tenant rl")
 
 	tests := []struct {
 		name string
