@@ -23,10 +23,10 @@ var (
 	AddToScheme = SchemeBuilder.AddToScheme
 )
 
-// addKnownTypes registers Tenant and TenantList. Only apimachinery is
+// addKnownTypes registers Tenant, TenantRules and their lists. Only apimachinery is
 // imported, so the API package stays cheap to depend on.
 func addKnownTypes(s *runtime.Scheme) error {
-	s.AddKnownTypes(GroupVersion, &Tenant{}, &TenantList{})
+	s.AddKnownTypes(GroupVersion, &Tenant{}, &TenantList{}, &TenantRules{}, &TenantRulesList{})
 	metav1.AddToGroupVersion(s, GroupVersion)
 	return nil
 }

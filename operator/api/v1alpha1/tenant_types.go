@@ -209,7 +209,7 @@ type RegistryList struct {
 }
 
 // Rules are what the tenant may use in every one of its namespaces,
-// enforced at admission by the ValidatingAdmissionPolicy kubetenant.io-rules
+// enforced at admission by the ValidatingAdmissionPolicy kubetenant.io-tenant-rules
 // inside the API server (ADR 0270, ADR 0273). An absent rule allows
 // everything.
 //

@@ -76,7 +76,7 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 				return nil
 			}
 			if missing := r.policyMissing(ctx, *b.Spec.PolicyName); missing != nil {
-				return missing
+				return r.policiesMissing(ctx, missing)
 			}
 			return &conditionError{condition: v1alpha1.ConditionAccessReady,
 				err: fmt.Errorf("applying ValidatingAdmissionPolicyBinding %s: %w", *b.Name, err)}
@@ -98,15 +98,27 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 		return nil
 	})
 	for _, err := range errs {
-		var missing *policyMissing
-		switch {
-		case errors.As(err, &missing):
-			o.unenforced = append(o.unenforced, missing.policy)
-		case err != nil:
-			o.fail(err)
+		if j, ok := err.(interface{ Unwrap() []error }); ok {
+			for _, e := range j.Unwrap() {
+				o.failOrUnenforced(e)
+			}
+			continue
 		}
+		o.failOrUnenforced(err)
 	}
 	return o
+}
+
+// failOrUnenforced records err: a missing policy as unenforced, anything
+// else as a failure.
+func (o *outcome) failOrUnenforced(err error) {
+	var missing *policyMissing
+	switch {
+	case errors.As(err, &missing):
+		o.unenforced = append(o.unenforced, missing.policy)
+	case err != nil:
+		o.fail(err)
+	}
 }
 
 // policyMissing: a binding was refused because its policy is not
@@ -141,6 +153,25 @@ func (r *Reconciler) policyMissing(ctx context.Context, policy string) *policyMi
 		return &policyMissing{policy: policy}
 	}
 	return nil
+}
+
+// policiesMissing adds to a binding's missing policy the chart's other
+// policies that are missing too: the rules policy has no binding of the
+// operator's (the chart binds it once, ADR 0350), so its absence is found
+// here, with one GET, only after a refused binding.
+func (r *Reconciler) policiesMissing(ctx context.Context, first *policyMissing) error {
+	if first.policy == "" {
+		return first
+	}
+	var errs []error
+	for _, p := range tenant.Policies {
+		if p == first.policy {
+			errs = append(errs, first)
+		} else if m := r.policyMissing(ctx, p); m != nil {
+			errs = append(errs, m)
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // parallel calls f for 0..n-1, at most MaxConcurrentApplies at a time,

@@ -31,6 +31,7 @@ type childKind struct {
 // +kubebuilder:rbac:groups="",resources=resourcequotas;limitranges,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=networking.k8s.io,resources=networkpolicies,verbs=get;list;watch;create;update;patch;delete
 // +kubebuilder:rbac:groups=rbac.authorization.k8s.io,resources=rolebindings,verbs=get;list;watch;create;update;patch;delete
+// +kubebuilder:rbac:groups=tenancy.kubetenant.io,resources=tenantrules,verbs=get;list;watch;create;update;patch;delete
 
 // childKinds is the one table of the kinds a Tenant has. The child watch
 // starts one watch per row; prune lists each row; the Retain policy
@@ -39,6 +40,15 @@ type childKind struct {
 // markers above grant each row, which TestRBACCoversChildKinds checks
 // against config/rbac/role.yaml.
 var childKinds = []childKind{
+	{
+		// The rules policy's parameter in each namespace (ADR 0350): a
+		// deleted one denies everything there until it is restored.
+		kind:      tenant.KindTenantRules,
+		resource:  v1alpha1.GroupVersion.WithResource("tenantrules"),
+		newObject: func() client.Object { return &v1alpha1.TenantRules{} },
+		newList:   func() client.ObjectList { return &v1alpha1.TenantRulesList{} },
+		condition: v1alpha1.ConditionPoliciesReady,
+	},
 	{
 		kind:      tenant.KindRoleBinding,
 		resource:  rbacv1.SchemeGroupVersion.WithResource("rolebindings"),

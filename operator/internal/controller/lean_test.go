@@ -155,15 +155,17 @@ func TestOneReconcilePerCreation(t *testing.T) {
 	if n := o.counter.count("lean-once"); n != 1 {
 		t.Errorf("%d reconciles of a created Tenant, want 1", n)
 	}
+	// 15 objects and, since ADR 0350, a TenantRules in each namespace.
 	objects := tenant.Count(tenant.Desired(got))
-	if objects != 15 {
-		t.Fatalf("the test Tenant has %d objects, want 15", objects)
+	if objects != 18 {
+		t.Fatalf("the test Tenant has %d objects, want 18", objects)
 	}
-	// Plus N = 2: the Tenant's bindings of the self-service and rules
-	// admission policies (ADR 0270).
+	// Plus N = 1: the Tenant's binding of the self-service admission
+	// policy (ADR 0270; the rules policy is bound once, by the chart, ADR
+	// 0350).
 	n := len(tenant.Bindings(got))
-	if n != 2 {
-		t.Fatalf("the Tenant has %d policy bindings, want 2", n)
+	if n != 1 {
+		t.Fatalf("the Tenant has %d policy bindings, want 1", n)
 	}
 	if r := reqs.about("lean-once"); len(r) != objects+3+n {
 		t.Errorf("%d requests for a Tenant of %d objects, want %d:\n%s", len(r), objects, objects+3+n, strings.Join(r, "\n"))

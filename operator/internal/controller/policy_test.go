@@ -276,6 +276,11 @@ func TestRulesAdmission(t *testing.T) {
 	}
 	str := func(s string) *string { return &s }
 	untilEnforced(t, dev, pod("probe", podWith("nginx", nil)), "tenant rl: rule registries: image docker.io/library/nginx")
+	// The rules and the Tenant's self-service binding reach the API
+	// server's admission on their own time since the rules are read from
+	// TenantRules (ADR 0350): wait for the binding too, as
+	// TestSelfServiceAdmission does, before the operator is stopped.
+	untilEnforced(t, as(t, "bob"), tenantNamespace("probe-rl", "rl"), "tenant rl: rule selfService: bob is not an owner of tenant rl")
 
 	tests := []struct {
 		name string
@@ -497,8 +502,9 @@ func ownerDeletes(t *testing.T, c client.Client, tenantName, ns string) {
 }
 
 // TestRequestsWithSelfService counts a self-service Tenant's requests:
-// 21 + N, N = 4 (two policy bindings, the owners' ClusterRole and its
-// binding; ADR 0270, ADR 0271).
+// 21 objects (three namespaces, each with its TenantRules and five more
+// objects; ADR 0350) + 3 + N, N = 3 (the self-service policy binding, the
+// owners' ClusterRole and its binding; ADR 0270, ADR 0271).
 func TestRequestsWithSelfService(t *testing.T) {
 	var reqs requestLog
 	o := withOperator(t, operatorConfig{workers: 1, transport: reqs.wrap})
@@ -512,8 +518,8 @@ func TestRequestsWithSelfService(t *testing.T) {
 	// is Ready, anything the first Tenant's events enqueued has run.
 	create(t, newTenant("sentinel-ss", "a"))
 	waitPhase(t, "sentinel-ss", v1alpha1.PhaseReady)
-	if r := reqs.about("lean-self"); len(r) != 21+4 {
-		t.Errorf("%d requests for a self-service Tenant of 18 objects, want 21 + 4:\n%s", len(r), strings.Join(r, "\n"))
+	if r := reqs.about("lean-self"); len(r) != 24+3 {
+		t.Errorf("%d requests for a self-service Tenant of 21 objects, want 24 + 3:\n%s", len(r), strings.Join(r, "\n"))
 	}
 }
 

@@ -12,46 +12,49 @@ import (
 )
 
 // Names of the ValidatingAdmissionPolicies the chart ships
-// (charts/tenant-operator/files/policies/policies.yaml) that the operator
-// binds once per Tenant (ADR 0270).
+// (charts/tenant-operator/files/policies/policies.yaml) that a Tenant's
+// admission depends on.
 const (
 	// SelfServicePolicy admits a namespace labelled for a tenant only from
-	// its owners, with its prefix, below maxNamespaces.
+	// its owners, with its prefix, below maxNamespaces; the operator binds
+	// it once per Tenant (ADR 0270: a namespace creation has no namespace
+	// to find a parameter in).
 	SelfServicePolicy = "kubetenant.io-self-service"
-	// RulesPolicy enforces spec.rules in the tenant's namespaces.
-	RulesPolicy = "kubetenant.io-rules"
+	// RulesPolicy enforces spec.rules in the tenant's namespaces. The chart
+	// binds it once; its parameter is the TenantRules in the request's
+	// namespace (ADR 0350). It is not named kubetenant.io-rules, the policy
+	// ADR 0270 bound per Tenant, so that the per-Tenant bindings left from
+	// that design name a policy that no longer exists and are ignored.
+	RulesPolicy = "kubetenant.io-tenant-rules"
 )
+
+// Policies are the chart's policies a Tenant's admission needs, sorted:
+// when one is missing, the operator says which (issue 38).
+var Policies = []string{SelfServicePolicy, RulesPolicy}
 
 // BindingName is the name of the Tenant t's binding of policy.
 func BindingName(policy, t string) string { return policy + "-" + t }
 
-// Bindings returns the Tenant's ValidatingAdmissionPolicyBindings: each
-// names the Tenant itself as its parameter (paramRef is fixed, so a request
-// cannot pick another tenant's rules by its labels) and selects the
-// objects of the tenant by its label: the namespaces themselves for
-// self-service, the objects inside them for the rules. A rule change needs
-// no write here: the API server reads the Tenant from its own informer.
+// Bindings returns the Tenant's ValidatingAdmissionPolicyBindings: one, of
+// the self-service policy. It names the Tenant itself as its parameter
+// (paramRef is fixed, so a request cannot pick another tenant's by its
+// labels) and selects the namespaces labelled for the tenant. A namespace
+// creation matches only the policies of namespaces, so this binding costs
+// nothing to any other write; the rules' binding is the chart's, one for
+// all Tenants (ADR 0350).
 func Bindings(t *v1alpha1.Tenant) []*arv1ac.ValidatingAdmissionPolicyBindingApplyConfiguration {
-	// A selector per binding: the client decodes each answer into the
-	// object it applied, and the bindings are applied concurrently.
-	selector := func() *metav1ac.LabelSelectorApplyConfiguration {
-		return metav1ac.LabelSelector().WithMatchLabels(map[string]string{v1alpha1.TenantLabel: t.Name})
-	}
-	bind := func(policy string, match *arv1ac.MatchResourcesApplyConfiguration) *arv1ac.ValidatingAdmissionPolicyBindingApplyConfiguration {
-		return arv1ac.ValidatingAdmissionPolicyBinding(BindingName(policy, t.Name)).
+	selector := metav1ac.LabelSelector().WithMatchLabels(map[string]string{v1alpha1.TenantLabel: t.Name})
+	return []*arv1ac.ValidatingAdmissionPolicyBindingApplyConfiguration{
+		arv1ac.ValidatingAdmissionPolicyBinding(BindingName(SelfServicePolicy, t.Name)).
 			WithLabels(Labels(t)).
 			WithOwnerReferences(OwnerReference(t)).
 			WithSpec(arv1ac.ValidatingAdmissionPolicyBindingSpec().
-				WithPolicyName(policy).
+				WithPolicyName(SelfServicePolicy).
 				WithValidationActions(admissionregistrationv1.Deny).
 				WithParamRef(arv1ac.ParamRef().
 					WithName(t.Name).
 					WithParameterNotFoundAction(admissionregistrationv1.DenyAction)).
-				WithMatchResources(match))
-	}
-	return []*arv1ac.ValidatingAdmissionPolicyBindingApplyConfiguration{
-		bind(SelfServicePolicy, arv1ac.MatchResources().WithObjectSelector(selector())),
-		bind(RulesPolicy, arv1ac.MatchResources().WithNamespaceSelector(selector())),
+				WithMatchResources(arv1ac.MatchResources().WithObjectSelector(selector))),
 	}
 }
 

@@ -1,6 +1,7 @@
 package tenant
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 
@@ -160,5 +161,62 @@ func walk(v reflect.Value, seen func(uintptr)) {
 		for i := range v.NumField() {
 			walk(v.Field(i), seen)
 		}
+	}
+}
+
+// TestTenantRulesInEveryNamespace: each namespace, declared or
+// self-service, gets the one TenantRules the chart's binding looks up in
+// the request's namespace, naming its Tenant and carrying a copy of its
+// rules; a Tenant without rules gets one without (nothing restricted, but
+// the namespace is not denied for lack of a parameter; ADR 0350).
+func TestTenantRulesInEveryNamespace(t *testing.T) {
+	withRules := func(tn *v1alpha1.Tenant) {
+		tn.Spec.Rules = &v1alpha1.Rules{
+			Registries:   &v1alpha1.RegistryList{Allowed: []string{"ghcr.io/acme/"}},
+			ServiceTypes: &v1alpha1.AllowList{Allowed: []string{}},
+		}
+		tn.Spec.SelfService = &v1alpha1.SelfService{MaxNamespaces: 1}
+		tn.Status.Namespaces = []v1alpha1.NamespaceStatus{{Name: "acme-own", SelfService: true}}
+	}
+	tests := []struct {
+		name   string
+		change func(*v1alpha1.Tenant)
+		want   string // the spec as JSON, the same in every namespace
+		count  int
+	}{
+		{"rules", withRules, `{"tenant":"acme","rules":{"registries":{"allowed":["ghcr.io/acme/"]},"serviceTypes":{"allowed":[]}}}`, 2},
+		{"no rules", nil, `{"tenant":"acme"}`, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tn := acme(tc.change)
+			d := Desired(tn)
+			if len(d) != tc.count {
+				t.Fatalf("%d namespaces, want %d", len(d), tc.count)
+			}
+			for _, ns := range d {
+				c := ns.Children()[0]
+				if c.Kind != KindTenantRules || c.Name != v1alpha1.TenantRulesName {
+					t.Fatalf("%s: first child %s %s, want the TenantRules %s", ns.Name, c.Kind, c.Name, v1alpha1.TenantRulesName)
+				}
+				r := c.Apply.(*RulesApplyConfiguration)
+				if *r.Namespace != ns.Name || *r.Kind != "TenantRules" || *r.APIVersion != "tenancy.kubetenant.io/v1alpha1" {
+					t.Errorf("%s: TenantRules is %s %s in %s", ns.Name, *r.APIVersion, *r.Kind, *r.Namespace)
+				}
+				if r.Labels[v1alpha1.TenantLabel] != "acme" || len(r.OwnerReferences) != 1 || *r.OwnerReferences[0].UID != tn.UID {
+					t.Errorf("%s: labels %v, owner references %v; want the tenant's", ns.Name, r.Labels, r.OwnerReferences)
+				}
+				got, err := json.Marshal(r.Spec)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if string(got) != tc.want {
+					t.Errorf("%s: spec %s, want %s", ns.Name, got, tc.want)
+				}
+			}
+			if tn.Spec.Rules != nil && d[0].Rules.Spec.Rules == tn.Spec.Rules {
+				t.Error("the TenantRules share the Tenant's rules; want a copy")
+			}
+		})
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"reflect"
 
 	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
 )
 
 // Kinds of the objects a Tenant has, as the API names them.
@@ -17,6 +19,8 @@ const (
 	KindResourceQuota = "ResourceQuota"
 	KindLimitRange    = "LimitRange"
 	KindNetworkPolicy = "NetworkPolicy"
+	// KindTenantRules is the namespace's admission parameter (ADR 0350).
+	KindTenantRules = "TenantRules"
 )
 
 // Child is one desired object inside a tenant namespace.
@@ -30,9 +34,13 @@ type Child struct {
 }
 
 // Children lists the desired objects inside d, in the order they are
-// applied: role bindings, quota, limits, network policies.
+// applied: the rules (first, so that a fresh namespace is governed as soon
+// as possible), role bindings, quota, limits, network policies.
 func (d Namespace) Children() []Child {
 	var out []Child
+	if d.Rules != nil {
+		out = append(out, Child{Kind: KindTenantRules, Name: v1alpha1.TenantRulesName, Apply: d.Rules})
+	}
 	for _, rb := range d.RoleBindings {
 		out = append(out, Child{Kind: KindRoleBinding, Name: *rb.Name, Apply: rb})
 	}

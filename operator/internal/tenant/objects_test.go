@@ -21,8 +21,13 @@ func TestHash(t *testing.T) {
 		"quota": func(t *v1alpha1.Tenant) {
 			t.Spec.Quota = &v1alpha1.Quota{Hard: corev1.ResourceList{"pods": resource.MustParse("1")}}
 		},
-		"isolation":  func(t *v1alpha1.Tenant) { t.Spec.NetworkIsolation = v1alpha1.IsolationNone },
-		"owner UID":  func(t *v1alpha1.Tenant) { t.UID = "uid-2" },
+		"isolation": func(t *v1alpha1.Tenant) { t.Spec.NetworkIsolation = v1alpha1.IsolationNone },
+		"owner UID": func(t *v1alpha1.Tenant) { t.UID = "uid-2" },
+		// A rule change re-applies: the namespaces' TenantRules carry the
+		// rules (ADR 0350).
+		"rules": func(t *v1alpha1.Tenant) {
+			t.Spec.Rules = &v1alpha1.Rules{Registries: &v1alpha1.RegistryList{Allowed: []string{}}}
+		},
 		"namespaces": func(t *v1alpha1.Tenant) { t.Spec.Namespaces = append(t.Spec.Namespaces, v1alpha1.Namespace{Name: "b"}) },
 	}
 	for name, change := range changes {
@@ -41,9 +46,10 @@ func TestFindAndCount(t *testing.T) {
 		t.Spec.Namespaces = append(t.Spec.Namespaces, v1alpha1.Namespace{Name: "prod"})
 		t.Spec.Quota = &v1alpha1.Quota{Hard: corev1.ResourceList{"pods": resource.MustParse("1")}}
 	}))
-	// Per namespace: itself, one owner binding, quota, isolation policy.
-	if n := Count(d); n != 8 {
-		t.Errorf("Count = %d, want 8", n)
+	// Per namespace: itself, its TenantRules, one owner binding, quota,
+	// isolation policy.
+	if n := Count(d); n != 10 {
+		t.Errorf("Count = %d, want 10", n)
 	}
 	for _, tc := range []struct {
 		kind, ns, name string
@@ -57,6 +63,8 @@ func TestFindAndCount(t *testing.T) {
 		{KindLimitRange, "acme-prod", LimitsName, false},
 		{KindNetworkPolicy, "acme-dev", IsolationName, true},
 		{KindNetworkPolicy, "other", IsolationName, false},
+		{KindTenantRules, "acme-prod", v1alpha1.TenantRulesName, true},
+		{KindTenantRules, "acme-prod", "other", false},
 	} {
 		if _, ok := Find(d, tc.kind, tc.ns, tc.name); ok != tc.want {
 			t.Errorf("Find(%s %s/%s) = %v, want %v", tc.kind, tc.ns, tc.name, ok, tc.want)
@@ -69,12 +77,14 @@ func TestFindAndCount(t *testing.T) {
 func TestDrifted(t *testing.T) {
 	tn := acme(func(t *v1alpha1.Tenant) {
 		t.Spec.Quota = &v1alpha1.Quota{Hard: corev1.ResourceList{"pods": resource.MustParse("10"), "requests.memory": resource.MustParse("1Gi")}}
+		t.Spec.Rules = &v1alpha1.Rules{Registries: &v1alpha1.RegistryList{Allowed: []string{"ghcr.io/acme/"}}}
 	})
 	d := Desired(tn)
 	quota, _ := Find(d, KindResourceQuota, "acme-dev", QuotaName)
 	ns, _ := Find(d, KindNamespace, "", "acme-dev")
 	rb, _ := Find(d, KindRoleBinding, "acme-dev", "tenant-owner-0")
 	np, _ := Find(d, KindNetworkPolicy, "acme-dev", IsolationName)
+	rules, _ := Find(d, KindTenantRules, "acme-dev", v1alpha1.TenantRulesName)
 
 	// asServed is what the API server returns: the applied fields plus
 	// its own (uid, resourceVersion, status, the namespace name label).
@@ -119,6 +129,11 @@ func TestDrifted(t *testing.T) {
 		}), true},
 		{"policy emptied", np, asServed(np, func(m map[string]any) { delete(m["spec"].(map[string]any), "ingress") }), true},
 		{"owner reference removed", quota, asServed(quota, func(m map[string]any) { delete(m["metadata"].(map[string]any), "ownerReferences") }), true},
+		{"rules as applied", rules, asServed(rules, nil), false},
+		{"rules relaxed by someone", rules, asServed(rules, func(m map[string]any) {
+			m["spec"].(map[string]any)["rules"].(map[string]any)["registries"] = map[string]any{"allowed": []any{"docker.io/"}}
+		}), true},
+		{"rules of another tenant", rules, asServed(rules, func(m map[string]any) { m["spec"].(map[string]any)["tenant"] = "other" }), true},
 		{"integer as int64", map[string]any{"a": 1}, map[string]any{"a": int64(1)}, false},
 		{"integer changed", map[string]any{"a": 1}, map[string]any{"a": int64(2)}, true},
 		{"empty map the server dropped", map[string]any{"spec": map[string]any{"podSelector": map[string]any{}}}, map[string]any{"spec": map[string]any{}}, false},

@@ -26,7 +26,7 @@ const (
 	RulePriorityClasses = "priorityClasses"
 )
 
-// The kinds the rules constrain, as the policy kubetenant.io-rules matches
+// The kinds the rules constrain, as the policy kubetenant.io-tenant-rules matches
 // them (ADR 0272).
 const (
 	KindPod                   = "Pod"
@@ -97,7 +97,7 @@ func (v Violation) String() string {
 }
 
 // Violations returns what in obj the rules do not allow, with the
-// semantics of ADR 0272 (the same as the policy kubetenant.io-rules): a
+// semantics of ADR 0272 (the same as the policy kubetenant.io-tenant-rules): a
 // rule that is set allows only the values in its list (an empty or absent
 // list none); an image is compared as the runtime resolves it; the class
 // annotations older clients write win over the fields; a claim or an

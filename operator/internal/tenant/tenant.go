@@ -51,6 +51,9 @@ type Namespace struct {
 	Limits *corev1ac.LimitRangeApplyConfiguration
 	// NetworkPolicies realise the network isolation mode.
 	NetworkPolicies []*networkingv1ac.NetworkPolicyApplyConfiguration
+	// Rules is the namespace's TenantRules, the parameter of the rules
+	// policy (ADR 0350); every tenant namespace has one.
+	Rules *RulesApplyConfiguration
 }
 
 // NamespaceName is the name of the namespace created for entry ns of tenant t.
@@ -105,6 +108,7 @@ func Desired(t *v1alpha1.Tenant) []Namespace {
 			Quota:           quota(t, name),
 			Limits:          limits(t, name),
 			NetworkPolicies: networkPolicies(t, name, sortedNames),
+			Rules:           rules(t, name),
 		}
 		out = append(out, d)
 	}

@@ -34,7 +34,8 @@ import (
 
 type options struct {
 	src, capsuleBin, operatorBin, helm, crds, policies, dir, only string
-	tenants, perTenant, pods, workers                             int
+	prevOperatorBin, prevPolicies                                 string
+	tenants, namespaces, pods, workers                            int
 	startTimeout                                                  time.Duration
 }
 
@@ -50,21 +51,37 @@ const (
 )
 
 func run(o options) error {
-	if err := checkCheckout(o.src); err != nil {
+	capsule := true
+	if err := checkCheckout(o.src); errors.Is(err, errNoCheckout) && !wants(o.only, "capsule", "capsule-qps") {
+		capsule = false
+	} else if err != nil {
 		return err
 	}
 	var err error
-	for _, p := range []*string{&o.src, &o.operatorBin, &o.helm, &o.crds, &o.policies} {
+	for _, p := range []*string{&o.src, &o.operatorBin, &o.helm, &o.crds, &o.policies, &o.prevOperatorBin, &o.prevPolicies} {
+		if *p == "" {
+			continue
+		}
 		if *p, err = filepath.Abs(*p); err != nil {
 			return err
 		}
 	}
-	for _, f := range []string{o.operatorBin, o.helm, o.policies} {
+	files := []string{o.operatorBin, o.policies}
+	if capsule {
+		files = append(files, o.helm)
+	}
+	if o.prevOperatorBin != "" {
+		if o.prevPolicies == "" {
+			return errors.New("--previous-operator-bin needs --previous-policies, the policies of that version")
+		}
+		files = append(files, o.prevOperatorBin, o.prevPolicies)
+	}
+	for _, f := range files {
 		if _, err := os.Stat(f); err != nil {
 			return fmt.Errorf("%w (make build, make print-helm)", err)
 		}
 	}
-	if o.tenants < 1 || o.perTenant < 1 || o.pods < 1 || o.workers < 1 {
+	if o.tenants < 1 || o.namespaces < 1 || o.pods < 1 || o.workers < 1 {
 		return errors.New("--tenants, --namespaces, --pods and --workers must be at least 1")
 	}
 	if o.dir == "" {
@@ -76,20 +93,24 @@ func run(o options) error {
 		return err
 	}
 	fmt.Printf("capsulebench: files in %s\n", o.dir)
-	fmt.Printf("machine: nproc=%d arch=%s cpu=%q date=%s\n", nproc(), arch(), cpuModel(), time.Now().UTC().Format(time.RFC3339))
-	if c, err := exec.Command("git", "-C", o.src, "rev-parse", "HEAD").Output(); err == nil {
+	fmt.Printf("machine: nproc=%d arch=%s cpu=%q date=%s loadavg=%s\n", nproc(), arch(), cpuModel(), time.Now().UTC().Format(time.RFC3339), loadavg())
+	if !capsule {
+		fmt.Println("capsule: not measured (CAPSULE_SRC is not set; no Capsule figure is printed)")
+	} else if c, err := exec.Command("git", "-C", o.src, "rev-parse", "HEAD").Output(); err == nil {
 		fmt.Printf("capsule commit: %s", c)
 	} else {
 		fmt.Printf("capsule commit: unknown (%s has no .git; an archive of the snapshot)\n", o.src)
 	}
 	gov, _ := exec.Command("go", "version").Output()
 	fmt.Printf("go: %s", gov)
-	fmt.Printf("load: %d tenants x %d self-service namespaces, %d pods, %d concurrent callers, each set-up on a fresh control plane\n",
-		o.tenants, o.perTenant, o.pods, o.workers)
+	fmt.Printf("load: %d tenants, %d self-service namespaces round-robin over them, %d pods, %d concurrent callers, each set-up on a fresh control plane\n",
+		o.tenants, o.namespaces, o.pods, o.workers)
 
 	// 1. Capsule's manager, built from the checkout unless given.
 	bin := o.capsuleBin
-	if bin == "" {
+	if !capsule {
+		bin = ""
+	} else if bin == "" {
 		bin = filepath.Join(o.dir, "capsule-manager")
 		build := exec.Command("go", "build", "-o", bin, "./cmd/controller")
 		build.Dir = o.src
@@ -103,7 +124,7 @@ func run(o options) error {
 		return fmt.Errorf("--capsule-bin: %w", err)
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), 180*time.Minute)
 	defer cancel()
 	var phases []phase
 	for _, step := range []struct {
@@ -117,9 +138,13 @@ func run(o options) error {
 		// under load. The same client raised, as our control plane's
 		// controller-manager runs, for a comparison with no throttle.
 		{"capsule-qps", "Capsule webhooks (client 1000 QPS)", capsulePhase("capsule-qps", "--client-connection-qps=1000", "--client-connection-burst=2000")},
+		{"previous", "kubetenant, ADR 0270 (a binding per Tenant)", previousPhase},
 		{"kubetenant", "kubetenant policies", kubetenantPhase},
 	} {
-		if o.only != "" && !slices.Contains(strings.Split(o.only, ","), step.key) {
+		if o.only != "" && !wants(o.only, step.key) {
+			continue
+		}
+		if !capsule && strings.HasPrefix(step.key, "capsule") || step.key == "previous" && o.prevOperatorBin == "" {
 			continue
 		}
 		fmt.Printf("==> %s\n", step.name)
@@ -131,7 +156,7 @@ func run(o options) error {
 		phases = append(phases, p)
 		fmt.Print(details(p))
 	}
-	report := "machine: " + fmt.Sprintf("%d cores %s (%s), %s\n\n", nproc(), arch(), cpuModel(), time.Now().UTC().Format("2006-01-02")) + table(phases)
+	report := "machine: " + fmt.Sprintf("%d cores %s (%s), %s, load average %s\n\n", nproc(), arch(), cpuModel(), time.Now().UTC().Format(time.RFC3339), loadavg()) + table(phases)
 	for _, p := range phases {
 		report += "\n" + details(p)
 	}
@@ -151,6 +176,9 @@ func details(p phase) string {
 	fmt.Fprintf(&b, "  a pod with image %s: %s\n", deniedImage, p.Denied)
 	for _, w := range p.Windows {
 		fmt.Fprintf(&b, "  %s\n", w)
+	}
+	for _, w := range p.Plugin {
+		fmt.Fprintf(&b, "  ValidatingAdmissionPolicy plugin in the %s window: %.0f writes, mean %.3f ms\n", w.Name, w.Calls, float64(w.mean())/float64(time.Millisecond))
 	}
 	for i, a := range p.Admission {
 		if i == 10 {
@@ -190,6 +218,11 @@ type bench struct {
 func tenantName(t int) string       { return fmt.Sprintf("t%02d", t) }
 func ownerName(t int) string        { return fmt.Sprintf("owner-%02d", t) }
 func selfServiceNS(t, k int) string { return fmt.Sprintf("%s-s%d", tenantName(t), k) }
+
+// perTenant is the most self-service namespaces one tenant gets when n are
+// spread round-robin over tenants: namespace i is tenant i%tenants's
+// (i/tenants)-th.
+func perTenant(n, tenants int) int { return (n + tenants - 1) / tenants }
 
 func startBench(ctx context.Context, o options, name string, crds []string, groups ...string) (*bench, error) {
 	cp, err := controlplane.Start(ctx, controlplane.Options{
@@ -370,15 +403,19 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	}
 	m := newCPUMeter(api, b.controllerPID)
 	p.Controller = b.controllerName
+	before, err := b.admissionNow(ctx)
+	if err != nil {
+		return err
+	}
 	if err := m.start(); err != nil {
 		return err
 	}
-	nsCount := b.o.tenants * b.o.perTenant
+	nsCount := b.o.namespaces
 	var failed int
 	var mu sync.Mutex
 	created := map[string]int{} // namespace: its tenant
 	p.Namespaces, failed, p.FirstError = load(ctx, nsCount, b.o.workers, func(ctx context.Context, i int) error {
-		t, k := i/b.o.perTenant, i%b.o.perTenant
+		t, k := i%b.o.tenants, i/b.o.tenants
 		_, err := b.owners[t].CoreV1().Namespaces().Create(ctx, b.namespace(t, k), metav1.CreateOptions{})
 		if err == nil {
 			mu.Lock()
@@ -393,16 +430,19 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 		return err
 	}
 	p.Windows = append(p.Windows, w)
+	after, err := b.admissionNow(ctx)
+	if err != nil {
+		return err
+	}
+	p.Plugin = append(p.Plugin, pluginIn("namespaces", before, after))
 	fmt.Printf("  %d namespaces created (%d failed)\n", len(p.Namespaces), failed)
 
 	// The pods go to the namespaces created, in the load's order.
 	var names []string
-	for t := range b.o.tenants {
-		for k := range b.o.perTenant {
-			ns := selfServiceNS(t, k)
-			if _, ok := created[ns]; ok {
-				names = append(names, ns)
-			}
+	for i := range nsCount {
+		ns := selfServiceNS(i%b.o.tenants, i/b.o.tenants)
+		if _, ok := created[ns]; ok {
+			names = append(names, ns)
 		}
 	}
 	if len(names) == 0 {
@@ -436,6 +476,9 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 		_ = b.cs.CoreV1().Pods(names[0]).Delete(ctx, bad.Name, metav1.DeleteOptions{})
 	}
 
+	if before, err = b.admissionNow(ctx); err != nil {
+		return err
+	}
 	if err := m.start(); err != nil {
 		return err
 	}
@@ -451,6 +494,10 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 		return err
 	}
 	p.Windows = append(p.Windows, w)
+	if after, err = b.admissionNow(ctx); err != nil {
+		return err
+	}
+	p.Plugin = append(p.Plugin, pluginIn("pods", before, after))
 	fmt.Printf("  %d pods created (%d failed)\n", len(p.Pods), p.PodErrors)
 	for _, w := range p.Windows {
 		p.APIServerCPU += w.APIServerCPU
@@ -472,6 +519,15 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	return err
 }
 
+// admissionNow reads the API server's admission times so far.
+func (b *bench) admissionNow(ctx context.Context) ([]admissionTime, error) {
+	metrics, err := b.cs.RESTClient().Get().AbsPath("/metrics").DoRaw(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("kube-apiserver's /metrics: %w", err)
+	}
+	return admissionTimes(string(metrics))
+}
+
 // downChecks runs, with the controller stopped, an owner's namespace
 // creation and pods inside and outside the registries, and records each
 // answer.
@@ -482,7 +538,7 @@ func (b *bench) downChecks(ctx context.Context, p *phase) {
 		}
 		return "admitted"
 	}
-	ns := b.namespace(0, b.o.perTenant) // the owner's quota has room for one more
+	ns := b.namespace(0, perTenant(b.o.namespaces, b.o.tenants)) // the owner's quota has room for one more
 	_, err := b.owners[0].CoreV1().Namespaces().Create(ctx, ns, metav1.CreateOptions{})
 	p.Down = append(p.Down, fmt.Sprintf("owner creates namespace %s: %s", ns.Name, answer(err)))
 	in := selfServiceNS(0, 0)
@@ -591,7 +647,7 @@ func runCapsule(ctx context.Context, o options, bin, name string, args []string)
 			"metadata":   map[string]any{"name": tenantName(t)},
 			"spec": map[string]any{
 				"owners":              []any{map[string]any{"kind": "User", "name": ownerName(t)}},
-				"namespaceOptions":    map[string]any{"quota": int64(o.perTenant + 1)},
+				"namespaceOptions":    map[string]any{"quota": int64(perTenant(o.namespaces, o.tenants) + 1)},
 				"storageClasses":      map[string]any{"allowed": []any{"standard"}},
 				"ingressOptions":      map[string]any{"allowedClasses": map[string]any{"allowed": []any{"nginx"}}},
 				"containerRegistries": map[string]any{"allowed": []any{registryOf(allowedImage), "registry.k8s.io"}},
@@ -742,17 +798,27 @@ func (m *capsuleManager) stop() {
 // kubetenantPhase: the chart's admission policies and the operator, one
 // Tenant per owner with self-service and the same rules.
 func kubetenantPhase(ctx context.Context, o options, _ string) (phase, error) {
+	return runKubetenant(ctx, o, "kubetenant", o.operatorBin, o.policies)
+}
+
+// previousPhase: the same with the operator and policies of the previous
+// design (ADR 0270: a binding per Tenant and policy), in the same run.
+func previousPhase(ctx context.Context, o options, _ string) (phase, error) {
+	return runKubetenant(ctx, o, "previous", o.prevOperatorBin, o.prevPolicies)
+}
+
+func runKubetenant(ctx context.Context, o options, name, operatorBin, policies string) (phase, error) {
 	var p phase
-	b, err := startBench(ctx, o, "kubetenant", []string{o.crds})
+	b, err := startBench(ctx, o, name, []string{o.crds})
 	if err != nil {
 		return p, err
 	}
 	defer b.stop()
 	b.label = v1alpha1.TenantLabel
-	if err := installPolicies(ctx, b.admin, o.policies); err != nil {
+	if err := installPolicies(ctx, b.admin, policies); err != nil {
 		return p, err
 	}
-	op, err := soak.StartOperator(ctx, o.operatorBin, b.cp.Kubeconfig, filepath.Join(o.dir, "kubetenant", "operator.log"))
+	op, err := soak.StartOperator(ctx, operatorBin, b.cp.Kubeconfig, filepath.Join(o.dir, name, "operator.log"))
 	if err != nil {
 		return p, err
 	}
@@ -764,7 +830,7 @@ func kubetenantPhase(ctx context.Context, o options, _ string) (phase, error) {
 			Spec: v1alpha1.TenantSpec{
 				Owners:      []v1alpha1.Owner{{Kind: v1alpha1.OwnerUser, Name: ownerName(t)}},
 				Namespaces:  []v1alpha1.Namespace{{Name: "home"}},
-				SelfService: &v1alpha1.SelfService{MaxNamespaces: int32(o.perTenant + 1)},
+				SelfService: &v1alpha1.SelfService{MaxNamespaces: int32(perTenant(o.namespaces, o.tenants) + 1)},
 				Rules: &v1alpha1.Rules{
 					StorageClasses:  &v1alpha1.AllowList{Allowed: []string{"standard"}},
 					IngressClasses:  &v1alpha1.AllowList{Allowed: []string{"nginx"}},
@@ -778,7 +844,8 @@ func kubetenantPhase(ctx context.Context, o options, _ string) (phase, error) {
 			return p, fmt.Errorf("creating Tenant %s: %w", tn.Name, err)
 		}
 	}
-	if err := eventually(ctx, o.startTimeout, "every Tenant Ready", func(ctx context.Context) error {
+	t0 := time.Now()
+	if err := eventually(ctx, o.startTimeout+time.Duration(o.tenants)*time.Second, "every Tenant Ready", func(ctx context.Context) error {
 		var l v1alpha1.TenantList
 		if err := b.admin.List(ctx, &l); err != nil {
 			return err
@@ -792,6 +859,7 @@ func kubetenantPhase(ctx context.Context, o options, _ string) (phase, error) {
 	}); err != nil {
 		return p, err
 	}
+	fmt.Printf("  %d Tenants Ready after %s\n", o.tenants, time.Since(t0).Round(time.Second))
 	b.rules = true
 	b.inForce = func(ctx context.Context, t int, ns *corev1.Namespace) error {
 		// The tenant's parameters reached the API server once a namespace
@@ -812,6 +880,16 @@ func kubetenantPhase(ctx context.Context, o options, _ string) (phase, error) {
 	op.Stop()
 	b.downChecks(ctx, &p)
 	return p, nil
+}
+
+// wants reports whether the comma-separated list only names any of keys.
+func wants(only string, keys ...string) bool {
+	for _, k := range strings.Split(only, ",") {
+		if slices.Contains(keys, strings.TrimSpace(k)) {
+			return true
+		}
+	}
+	return false
 }
 
 // installPolicies creates the chart's policies file as the chart renders

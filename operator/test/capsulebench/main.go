@@ -41,6 +41,11 @@ import (
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
+// errNoCheckout: CAPSULE_SRC is not set. Without --only naming a Capsule
+// set-up, the bench then runs without Capsule and says so (issue 38: no
+// Capsule figure is ever made up).
+var errNoCheckout = errors.New("CAPSULE_SRC is not set: give the path of a checkout of projectcapsule/capsule (see ADR 0301), e.g. CAPSULE_SRC=/tmp/capsule-src make bench-capsule")
+
 // capsuleModule is the module path a Capsule checkout's go.mod declares.
 const capsuleModule = "github.com/projectcapsule/capsule"
 
@@ -58,10 +63,12 @@ func main() {
 	flag.StringVar(&o.policies, "policies", "../charts/tenant-operator/files/policies/policies.yaml", "the chart's admission policies")
 	flag.StringVar(&o.dir, "dir", "", "folder for the built binary, kubeconfigs, certificates, logs and the report (default a new temporary folder)")
 	flag.IntVar(&o.tenants, "tenants", 40, "tenants, one owner each")
-	flag.IntVar(&o.perTenant, "namespaces", 5, "self-service namespaces each owner creates (tenants x namespaces in all)")
+	flag.IntVar(&o.namespaces, "namespaces", 200, "self-service namespaces the owners create in all, spread round-robin over the tenants")
 	flag.IntVar(&o.pods, "pods", 1000, "pods the owners create, spread over their namespaces")
 	flag.IntVar(&o.workers, "workers", 4, "concurrent callers of each load")
-	flag.StringVar(&o.only, "only", "", "run only the set-ups named, comma-separated: baseline, capsule, capsule-qps, kubetenant (default all)")
+	flag.StringVar(&o.only, "only", "", "run only the set-ups named, comma-separated: baseline, capsule, capsule-qps, previous, kubetenant (default all; the Capsule set-ups only with --src, previous only with --previous-operator-bin)")
+	flag.StringVar(&o.prevOperatorBin, "previous-operator-bin", "", "a tenant-operator built from the previous design (ADR 0270: main before ADR 0350), measured as set-up previous")
+	flag.StringVar(&o.prevPolicies, "previous-policies", "", "that version's charts/tenant-operator/files/policies/policies.yaml")
 	flag.DurationVar(&o.startTimeout, "start-timeout", 3*time.Minute, "how long to wait for a controller to serve")
 	flag.Parse()
 	// controller-runtime's client logs nothing this program needs.
@@ -75,7 +82,7 @@ func main() {
 // checkCheckout says what is wrong when src is not a Capsule checkout.
 func checkCheckout(src string) error {
 	if src == "" {
-		return errors.New("CAPSULE_SRC is not set: give the path of a checkout of projectcapsule/capsule (see ADR 0301), e.g. CAPSULE_SRC=/tmp/capsule-src make bench-capsule")
+		return errNoCheckout
 	}
 	gomod := filepath.Join(src, "go.mod")
 	f, err := os.Open(gomod)
@@ -152,6 +159,20 @@ func tail(path string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// loadavg is the first three fields of /proc/loadavg: the machine is
+// shared, and the figures mean little without it.
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 func nproc() int {

@@ -119,6 +119,40 @@ type phase struct {
 	Admission []admissionTime
 	// Windows are the two loads' wall and CPU times.
 	Windows []window
+	// Plugin is the ValidatingAdmissionPolicy plugin's time in each load
+	// window (every write request the API server admitted in it: the
+	// load's, the controller's, the controller-manager's), Name the window.
+	Plugin []admissionTime
+}
+
+// vapPlugin is the admission plugin of ValidatingAdmissionPolicies, as
+// apiserver_admission_controller_admission_duration_seconds names it.
+const vapPlugin = "ValidatingAdmissionPolicy"
+
+// pluginIn is the ValidatingAdmissionPolicy plugin's calls and time
+// between two readings of the API server's metrics, named window.
+func pluginIn(window string, before, after []admissionTime) admissionTime {
+	out := admissionTime{Kind: "plugin", Name: window}
+	for _, a := range after {
+		if a.Kind == "plugin" && a.Name == vapPlugin {
+			out.Calls, out.Seconds = a.Calls, a.Seconds
+		}
+	}
+	for _, b := range before {
+		if b.Kind == "plugin" && b.Name == vapPlugin {
+			out.Calls -= b.Calls
+			out.Seconds -= b.Seconds
+		}
+	}
+	return out
+}
+
+// mean is the mean time per call, 0 without calls.
+func (a admissionTime) mean() time.Duration {
+	if a.Calls <= 0 {
+		return 0
+	}
+	return time.Duration(a.Seconds / a.Calls * float64(time.Second))
 }
 
 // window is one load's wall time and the CPU time the API server and the
@@ -163,20 +197,28 @@ func table(ps []phase) string {
 	}
 	var b strings.Builder
 	base := ps[0]
-	b.WriteString("| Admission | namespace create p50 / p99 | pod create p50 / p99 | p50 ratio ns / pod | failed creates | kube-apiserver CPU during load | kube-apiserver RSS after | controller CPU during load | controller RSS after |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| Admission | namespace create p50 / p99 | pod create p50 / p99 | p50 ratio ns / pod | VAP plugin mean per write, ns / pod window | failed creates | kube-apiserver CPU during load | kube-apiserver RSS after | controller CPU during load | controller RSS after |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, p := range ps {
 		ctrlCPU, ctrlRSS := "-", "-"
 		if p.Controller != "" {
 			ctrlCPU = fmt.Sprintf("%.1f s (%s)", p.ControllerCPU.Seconds(), p.Controller)
 			ctrlRSS = mib(p.ControllerRSS)
 		}
-		fmt.Fprintf(&b, "| %s | %s / %s | %s / %s | %s / %s | %d / %d | %.1f s | %s | %s | %s |\n",
+		plugin := make([]string, 0, 2)
+		for _, w := range p.Plugin {
+			plugin = append(plugin, fmt.Sprintf("%.3f ms", float64(w.mean())/float64(time.Millisecond)))
+		}
+		if len(plugin) == 0 {
+			plugin = append(plugin, "-")
+		}
+		fmt.Fprintf(&b, "| %s | %s / %s | %s / %s | %s / %s | %s | %d / %d | %.1f s | %s | %s | %s |\n",
 			p.Name,
 			ms(percentile(p.Namespaces, 0.5)), ms(percentile(p.Namespaces, 0.99)),
 			ms(percentile(p.Pods, 0.5)), ms(percentile(p.Pods, 0.99)),
 			ratio(percentile(p.Namespaces, 0.5), percentile(base.Namespaces, 0.5)),
 			ratio(percentile(p.Pods, 0.5), percentile(base.Pods, 0.5)),
+			strings.Join(plugin, " / "),
 			p.NamespaceErrors, p.PodErrors,
 			p.APIServerCPU.Seconds(), mib(p.APIServerRSS), ctrlCPU, ctrlRSS)
 	}

@@ -181,11 +181,12 @@ func TestTable(t *testing.T) {
 	got := table([]phase{
 		{Name: "baseline", Namespaces: []time.Duration{ms(4)}, Pods: []time.Duration{ms(5)}, APIServerRSS: 256 << 20},
 		{Name: "webhooks", Namespaces: []time.Duration{ms(40)}, Pods: []time.Duration{ms(900)}, PodErrors: 2,
-			APIServerCPU: 1500 * time.Millisecond, APIServerRSS: 400 << 20, Controller: "Capsule manager", ControllerCPU: 2 * time.Second, ControllerRSS: 84 << 20},
+			APIServerCPU: 1500 * time.Millisecond, APIServerRSS: 400 << 20, Controller: "Capsule manager", ControllerCPU: 2 * time.Second, ControllerRSS: 84 << 20,
+			Plugin: []admissionTime{{Name: "namespaces", Calls: 400, Seconds: 0.5}, {Name: "pods", Calls: 1000, Seconds: 0.25}}},
 	})
 	for _, want := range []string{
-		"| baseline | 4.0 ms / 4.0 ms | 5.0 ms / 5.0 ms | 1.00× / 1.00× | 0 / 0 | 0.0 s | 256.0 MiB | - | - |",
-		"| webhooks | 40.0 ms / 40.0 ms | 900.0 ms / 900.0 ms | 10.00× / 180.00× | 0 / 2 | 1.5 s | 400.0 MiB | 2.0 s (Capsule manager) | 84.0 MiB |",
+		"| baseline | 4.0 ms / 4.0 ms | 5.0 ms / 5.0 ms | 1.00× / 1.00× | - | 0 / 0 | 0.0 s | 256.0 MiB | - | - |",
+		"| webhooks | 40.0 ms / 40.0 ms | 900.0 ms / 900.0 ms | 10.00× / 180.00× | 1.250 ms / 0.250 ms | 0 / 2 | 1.5 s | 400.0 MiB | 2.0 s (Capsule manager) | 84.0 MiB |",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("table lacks\n%s\nin\n%s", want, got)
@@ -193,6 +194,43 @@ func TestTable(t *testing.T) {
 	}
 	if table(nil) != "" {
 		t.Error("table(nil) is not empty")
+	}
+}
+
+// TestPluginIn: the ValidatingAdmissionPolicy plugin's writes and time in
+// a window are the differences of two readings; other plugins, policies
+// and webhooks of the same name do not count.
+func TestPluginIn(t *testing.T) {
+	vap := func(calls, seconds float64) admissionTime {
+		return admissionTime{Kind: "plugin", Name: vapPlugin, Calls: calls, Seconds: seconds}
+	}
+	other := admissionTime{Kind: "plugin", Name: "NamespaceLifecycle", Calls: 9000, Seconds: 9}
+	policy := admissionTime{Kind: "policy", Name: vapPlugin, Calls: 50, Seconds: 5}
+	tests := []struct {
+		name          string
+		before, after []admissionTime
+		calls         float64
+		mean          time.Duration
+	}{
+		{"difference", []admissionTime{other, vap(100, 0.1)}, []admissionTime{policy, vap(1100, 1.1), other}, 1000, time.Millisecond},
+		{"first reading empty", nil, []admissionTime{vap(4, 0.002)}, 4, 500 * time.Microsecond},
+		{"no write in the window", []admissionTime{vap(7, 1)}, []admissionTime{vap(7, 1)}, 0, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := pluginIn("w", tc.before, tc.after)
+			if got.Name != "w" || got.Calls != tc.calls || got.mean().Round(time.Microsecond) != tc.mean {
+				t.Errorf("pluginIn = %+v (mean %s), want %v calls, mean %s", got, got.mean(), tc.calls, tc.mean)
+			}
+		})
+	}
+}
+
+func TestPerTenant(t *testing.T) {
+	for _, tc := range []struct{ n, tenants, want int }{{200, 10, 20}, {200, 200, 1}, {200, 1000, 1}, {200, 40, 5}, {201, 40, 6}} {
+		if got := perTenant(tc.n, tc.tenants); got != tc.want {
+			t.Errorf("perTenant(%d, %d) = %d, want %d", tc.n, tc.tenants, got, tc.want)
+		}
 	}
 }
 

@@ -281,7 +281,7 @@ func poll(ctx context.Context, timeout time.Duration, logs *operatorLogs, cond f
 // in its AdmissionEnforced condition and an AdmissionNotEnforced event.
 func admissionNotEnforced(ctx context.Context, core kubernetes.Interface, got *unstructured.Unstructured, tenant string) (bool, error) {
 	conds, _, _ := unstructured.NestedSlice(got.Object, "status", "conditions")
-	const want = "spec.selfService not enforced: the chart's ValidatingAdmissionPolicies are not installed (kubetenant.io-rules, kubetenant.io-self-service not found; chart value admissionPolicies.create: false?)"
+	const want = "spec.selfService not enforced: the chart's ValidatingAdmissionPolicies are not installed (kubetenant.io-self-service, kubetenant.io-tenant-rules not found; chart value admissionPolicies.create: false?)"
 	found := false
 	for _, c := range conds {
 		c, _ := c.(map[string]any)

@@ -29,16 +29,17 @@ type check func(t *testing.T, objs map[string]*unstructured.Unstructured)
 // scenario: "" is the chart's defaults, the others its ci/ files. A ci file
 // without an entry fails TestChartTemplate, so no scenario goes unchecked.
 // policyKinds are the admission policies and their static bindings the
-// operator chart renders from files/policies/policies.yaml (ADR 0270).
+// operator chart renders from files/policies/policies.yaml (ADR 0270,
+// ADR 0350: the rules policy's two bindings, creations and updates).
 var policyKinds = []string{"ValidatingAdmissionPolicy", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicy",
-	"ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicyBinding"}
+	"ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicyBinding"}
 
 // withPolicies appends policyKinds to kinds.
 func withPolicies(kinds ...string) []string { return append(kinds, policyKinds...) }
 
 var operatorChecks = map[string]check{
 	"": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount")...)
+		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount")...)
 		d := objs["Deployment/ops-tenant-operator"]
 		if got := nested[int64](t, d, "spec", "replicas"); got != 2 {
 			t.Errorf("replicas = %d, want 2", got)
@@ -99,7 +100,7 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/metrics-off-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "ServiceAccount")...)
+		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "ServiceAccount")...)
 		d := objs["Deployment/ops-tenant-operator"]
 		wantArgs(t, d, []string{"--metrics-bind-address=0"})
 		for _, p := range nested[[]any](t, d, "spec", "template", "spec", "containers")[0].(map[string]any)["ports"].([]any) {
@@ -109,7 +110,7 @@ var operatorChecks = map[string]check{
 		}
 	},
 	"ci/servicemonitor-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount", "ServiceMonitor")...)
+		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "ClusterRoleBinding", "CustomResourceDefinition", "CustomResourceDefinition", "Deployment", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount", "ServiceMonitor")...)
 		sm := objs["ServiceMonitor/ops-tenant-operator"]
 		if sm.GetLabels()["release"] != "prometheus" {
 			t.Errorf("ServiceMonitor labels = %v, want release=prometheus among them", sm.GetLabels())
@@ -138,7 +139,7 @@ var operatorChecks = map[string]check{
 	},
 	"ci/extrarules-values.yaml": func(t *testing.T, objs map[string]*unstructured.Unstructured) {
 		// podDisruptionBudget.enabled with one replica renders no PDB.
-		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "Service", "ServiceAccount")...)
+		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "CustomResourceDefinition", "Deployment", "Service", "ServiceAccount")...)
 		d := objs["Deployment/ops-tenant-operator"]
 		wantArgs(t, d, []string{"--leader-elect=false"})
 		if got := nested[int64](t, d, "spec", "replicas"); got != 1 {

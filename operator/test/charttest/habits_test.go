@@ -15,7 +15,7 @@ import (
 // dry run) with the others; TestChartHabits covers what a --set shows best.
 func init() {
 	operatorChecks["ci/habits-values.yaml"] = func(t *testing.T, objs map[string]*unstructured.Unstructured) {
-		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "Deployment", "NetworkPolicy", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount")...)
+		wantKinds(t, objs, withPolicies("ClusterRole", "ClusterRole", "ClusterRoleBinding", "CustomResourceDefinition", "CustomResourceDefinition", "Deployment", "NetworkPolicy", "PodDisruptionBudget", "Role", "RoleBinding", "Service", "ServiceAccount")...)
 		wantCommonLabels(t, objs, map[string]string{"team": "platform", "cost-center": "4711"})
 		d := objs["Deployment/ops-tenant-operator"]
 		c := firstContainer(t, d)
