@@ -22,7 +22,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -113,6 +112,7 @@ type Reconciler struct {
 	drift    *driftSet
 	adopt    *adoptSet
 	children *childWatch
+	builtin  *builtin // protobuf clients of the built-in kinds (ADR 0354)
 }
 
 // +kubebuilder:rbac:groups=tenancy.kubetenant.io,resources=tenants,verbs=get;list;watch;update;patch
@@ -177,13 +177,14 @@ func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
 	if err := registerMetrics(mgr.GetCache()); err != nil {
 		return nil, err
 	}
-	dyn, err := dynamic.NewForConfigAndClient(mgr.GetConfig(), mgr.GetHTTPClient())
-	if err != nil {
-		return nil, fmt.Errorf("building the dynamic client: %w", err)
+	var err error
+	if r.builtin, err = newBuiltin(mgr.GetConfig(), mgr.GetHTTPClient()); err != nil {
+		return nil, err
 	}
 	r.children = &childWatch{
-		dynamic: dyn,
+		builtin: r.builtin,
 		tenants: mgr.GetClient(),
+		desired: newDesiredCache(),
 		synced:  mgr.GetCache().WaitForCacheSync,
 		drift:   r.drift,
 		adopt:   r.adopt,

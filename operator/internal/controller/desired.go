@@ -1,0 +1,110 @@
+package controller
+
+import (
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
+	"github.com/kubetenant/kubetenant/operator/internal/tenant"
+)
+
+// Bounds of the child watch's desiredCache (ADR 0355).
+const (
+	// desiredCacheSize: Tenants whose desired state is kept. A Tenant's
+	// children arrive together, while its reconcile applies them (and its
+	// quotas' status a little later); a burst of creations has a few
+	// Tenants in flight per worker.
+	desiredCacheSize = 64
+	// desiredCacheIdle: an entry unused this long is dropped, so that an
+	// operator at rest keeps none (the memory goal is read 60 s after a
+	// burst).
+	desiredCacheIdle = 20 * time.Second
+)
+
+// desiredCache keeps the desired state of the Tenants whose children the
+// watch saw last, each for the generation, UID and recorded self-service
+// namespaces it was computed from: everything tenant.Desired reads. A
+// Tenant's 18 child events of a creation burst compute its desired state
+// once instead of 18 times (issue 38). The entries are shared read-only
+// by the watch's goroutines and never handed to a write.
+type desiredCache struct {
+	mu      sync.Mutex
+	entries map[string]*desiredEntry // by Tenant name
+	sweeper *time.Timer
+	// computed counts desired states computed, for tests.
+	computed atomic.Int64
+}
+
+type desiredEntry struct {
+	uid         types.UID
+	generation  int64
+	selfService []string
+	desired     []tenant.Namespace
+	used        time.Time
+}
+
+func newDesiredCache() *desiredCache {
+	return &desiredCache{entries: map[string]*desiredEntry{}}
+}
+
+// get returns t's desired state, computed or kept.
+func (c *desiredCache) get(t *v1alpha1.Tenant) []tenant.Namespace {
+	ss := tenant.SelfServiceNamespaces(t)
+	now := time.Now()
+	c.mu.Lock()
+	if e := c.entries[t.Name]; e != nil && e.uid == t.UID && e.generation == t.Generation && slices.Equal(e.selfService, ss) {
+		e.used = now
+		c.mu.Unlock()
+		return e.desired
+	}
+	c.mu.Unlock()
+
+	desired := tenant.Desired(t)
+	c.computed.Add(1)
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[t.Name]; !ok && len(c.entries) >= desiredCacheSize {
+		var oldest string
+		for name, e := range c.entries {
+			if oldest == "" || e.used.Before(c.entries[oldest].used) {
+				oldest = name
+			}
+		}
+		delete(c.entries, oldest)
+	}
+	c.entries[t.Name] = &desiredEntry{uid: t.UID, generation: t.Generation, selfService: ss, desired: desired, used: now}
+	if c.sweeper == nil {
+		c.sweeper = time.AfterFunc(desiredCacheIdle, c.sweep)
+	}
+	return desired
+}
+
+// sweep drops the entries unused for desiredCacheIdle, and comes back
+// while any is left.
+func (c *desiredCache) sweep() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cutoff := time.Now().Add(-desiredCacheIdle)
+	for name, e := range c.entries {
+		if e.used.Before(cutoff) {
+			delete(c.entries, name)
+		}
+	}
+	if len(c.entries) == 0 {
+		c.sweeper = nil
+		return
+	}
+	c.sweeper.Reset(desiredCacheIdle)
+}
+
+// len is the number of Tenants kept, for tests.
+func (c *desiredCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries)
+}
