@@ -3,7 +3,6 @@ package controller
 import (
 	"slices"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/types"
@@ -32,11 +31,14 @@ const (
 // once instead of 18 times (issue 38). The entries are shared read-only
 // by the watch's goroutines and never handed to a write.
 type desiredCache struct {
+	size    int
+	idle    time.Duration
 	mu      sync.Mutex
 	entries map[string]*desiredEntry // by Tenant name
 	sweeper *time.Timer
-	// computed counts desired states computed, for tests.
-	computed atomic.Int64
+	// onCompute, when set, is told each Tenant whose desired state is
+	// computed (tests count them).
+	onCompute func(tenant string)
 }
 
 type desiredEntry struct {
@@ -47,8 +49,9 @@ type desiredEntry struct {
 	used        time.Time
 }
 
-func newDesiredCache() *desiredCache {
-	return &desiredCache{entries: map[string]*desiredEntry{}}
+// newDesiredCache keeps at most size Tenants, each until unused for idle.
+func newDesiredCache(size int, idle time.Duration) *desiredCache {
+	return &desiredCache{size: size, idle: idle, entries: map[string]*desiredEntry{}}
 }
 
 // get returns t's desired state, computed or kept.
@@ -64,11 +67,13 @@ func (c *desiredCache) get(t *v1alpha1.Tenant) []tenant.Namespace {
 	c.mu.Unlock()
 
 	desired := tenant.Desired(t)
-	c.computed.Add(1)
+	if c.onCompute != nil {
+		c.onCompute(t.Name)
+	}
 
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.entries[t.Name]; !ok && len(c.entries) >= desiredCacheSize {
+	if _, ok := c.entries[t.Name]; !ok && len(c.entries) >= c.size {
 		var oldest string
 		for name, e := range c.entries {
 			if oldest == "" || e.used.Before(c.entries[oldest].used) {
@@ -79,17 +84,17 @@ func (c *desiredCache) get(t *v1alpha1.Tenant) []tenant.Namespace {
 	}
 	c.entries[t.Name] = &desiredEntry{uid: t.UID, generation: t.Generation, selfService: ss, desired: desired, used: now}
 	if c.sweeper == nil {
-		c.sweeper = time.AfterFunc(desiredCacheIdle, c.sweep)
+		c.sweeper = time.AfterFunc(c.idle, c.sweep)
 	}
 	return desired
 }
 
-// sweep drops the entries unused for desiredCacheIdle, and comes back
-// while any is left.
+// sweep drops the entries unused for c.idle, and comes back while any is
+// left.
 func (c *desiredCache) sweep() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	cutoff := time.Now().Add(-desiredCacheIdle)
+	cutoff := time.Now().Add(-c.idle)
 	for name, e := range c.entries {
 		if e.used.Before(cutoff) {
 			delete(c.entries, name)
@@ -99,7 +104,7 @@ func (c *desiredCache) sweep() {
 		c.sweeper = nil
 		return
 	}
-	c.sweeper.Reset(desiredCacheIdle)
+	c.sweeper.Reset(c.idle)
 }
 
 // len is the number of Tenants kept, for tests.
