@@ -264,21 +264,15 @@ func run(ctx context.Context, args []string, getenv func(string) string, stderr 
 	if err != nil {
 		return fmt.Errorf("creating manager: %w", err)
 	}
-	rec, err := controller.Setup(mgr, controller.Options{
+	if _, err := controller.Setup(mgr, controller.Options{
 		Provisioner:             prov,
 		ResyncPeriod:            *resync,
 		MaxConcurrentReconciles: *concurrency,
 		MaxConcurrentApplies:    *applies,
 		MinRetryDelay:           *minRetry,
 		MaxRetryDelay:           *maxRetry,
-	})
-	if err != nil {
+	}); err != nil {
 		return err
-	}
-	if getenv("GOGC") == "" {
-		// Only the default target is tuned: GOGC set by hand is left alone.
-		tuner := &gcTuner{applies: rec.Applies, set: debug.SetGCPercent, free: debug.FreeOSMemory, log: ctrl.Log.WithName("gc")}
-		go tuner.run(ctx)
 	}
 	if err := registerBuildInfo(metrics.Registry, info); err != nil {
 		return fmt.Errorf("registering kubetenant_build_info: %w", err)

@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/equality"
@@ -116,13 +115,7 @@ type Reconciler struct {
 	adopt    *adoptSet
 	children *childWatch
 	builtin  *builtin // protobuf clients of the built-in kinds (ADR 0354)
-	applies  atomic.Uint64
 }
-
-// Applies is the number of reconciles so far that applied a Tenant's
-// desired state (not the converged ones, which write nothing): the
-// operator's main raises the collector's target while it grows (ADR 0356).
-func (r *Reconciler) Applies() uint64 { return r.applies.Load() }
 
 // +kubebuilder:rbac:groups=tenancy.kubetenant.io,resources=tenants,verbs=get;list;watch;update;patch
 // +kubebuilder:rbac:groups=tenancy.kubetenant.io,resources=tenants/status,verbs=get;update;patch
