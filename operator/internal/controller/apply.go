@@ -21,8 +21,6 @@ import (
 	"github.com/kubetenant/kubetenant/operator/internal/tenant"
 )
 
-var applyOpts = []client.ApplyOption{client.FieldOwner(FieldManager), client.ForceOwnership}
-
 // apply creates or applies every desired object and records what happened.
 // The requests run concurrently, at most MaxConcurrentApplies at a time
 // (ADR 0259): first the namespaces, then everything inside the active ones
@@ -71,7 +69,7 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 	}
 	for _, b := range tenant.Bindings(t) {
 		writes = append(writes, func() error {
-			err := r.client.Apply(ctx, b, applyOpts...)
+			_, err := r.builtin.apply(ctx, b)
 			if err == nil {
 				return nil
 			}
@@ -85,7 +83,7 @@ func (r *Reconciler) apply(ctx context.Context, t *v1alpha1.Tenant, desired []te
 	if role, binding := tenant.SelfServiceAccess(t); role != nil {
 		for _, obj := range []runtime.ApplyConfiguration{role, binding} {
 			writes = append(writes, func() error {
-				if err := r.client.Apply(ctx, obj, applyOpts...); err != nil {
+				if _, err := r.builtin.apply(ctx, obj); err != nil {
 					return &conditionError{condition: v1alpha1.ConditionAccessReady, err: fmt.Errorf("applying the owners' self-service access: %w", err)}
 				}
 				return nil
@@ -208,9 +206,9 @@ func (r *Reconciler) parallel(n int, f func(i int) error) {
 func (r *Reconciler) applyNamespace(ctx context.Context, t *v1alpha1.Tenant, d tenant.Namespace, uid types.UID) (v1alpha1.NamespaceStatus, error) {
 	missing := v1alpha1.NamespaceStatus{Name: d.Name, Phase: v1alpha1.NamespaceMissing}
 	if uid != "" {
-		err := r.client.Apply(ctx, d.Namespace.WithUID(uid), applyOpts...)
+		got, err := r.builtin.apply(ctx, d.Namespace.WithUID(uid))
 		if err == nil {
-			return applied(d, uid), nil
+			return applied(d, got), nil
 		}
 		if !uidMismatch(err) {
 			return missing, kindError(tenant.KindNamespace, fmt.Errorf("applying namespace %s: %w", d.Name, err))
@@ -243,10 +241,11 @@ func (r *Reconciler) applyNamespace(ctx context.Context, t *v1alpha1.Tenant, d t
 	if !ns.DeletionTimestamp.IsZero() {
 		return v1alpha1.NamespaceStatus{Name: d.Name, Phase: v1alpha1.NamespaceTerminating, UID: ns.UID}, nil
 	}
-	if err := r.client.Apply(ctx, d.Namespace.WithUID(ns.UID), applyOpts...); err != nil {
+	got, err := r.builtin.apply(ctx, d.Namespace.WithUID(ns.UID))
+	if err != nil {
 		return missing, kindError(tenant.KindNamespace, fmt.Errorf("applying namespace %s: %w", d.Name, err))
 	}
-	return applied(d, ns.UID), nil
+	return applied(d, got), nil
 }
 
 // uidMismatch reports whether an apply with a UID was refused because no
@@ -268,14 +267,10 @@ func uidMismatch(err error) bool {
 	return false
 }
 
-// applied is the status of a namespace just applied; the apply's answer
-// filled in its phase.
-func applied(d tenant.Namespace, uid types.UID) v1alpha1.NamespaceStatus {
-	p := v1alpha1.NamespaceActive
-	if s := d.Namespace.Status; s != nil && s.Phase != nil && *s.Phase != "" {
-		p = v1alpha1.NamespacePhase(*s.Phase)
-	}
-	return v1alpha1.NamespaceStatus{Name: d.Name, Phase: p, UID: uid, SelfService: d.SelfService}
+// applied is the status of a namespace just applied, from the apply's
+// answer.
+func applied(d tenant.Namespace, got *corev1.Namespace) v1alpha1.NamespaceStatus {
+	return v1alpha1.NamespaceStatus{Name: d.Name, Phase: phase(got), UID: got.UID, SelfService: d.SelfService}
 }
 
 // errSelfServiceGone: a self-service namespace recorded by UID no longer
@@ -306,7 +301,7 @@ func newNamespace(d tenant.Namespace) (*corev1.Namespace, error) {
 // whose role changed is refused (roleRef is immutable, 422): it is deleted
 // and applied again.
 func (r *Reconciler) applyChild(ctx context.Context, namespace string, c tenant.Child) error {
-	err := r.client.Apply(ctx, c.Apply, applyOpts...)
+	_, err := r.builtin.apply(ctx, c.Apply)
 	if err != nil && c.Kind == tenant.KindRoleBinding && apierrors.IsInvalid(err) {
 		obj := kindOf(c.Kind).newObject()
 		obj.SetNamespace(namespace)
@@ -314,7 +309,7 @@ func (r *Reconciler) applyChild(ctx context.Context, namespace string, c tenant.
 		if derr := r.client.Delete(ctx, obj); derr != nil && !apierrors.IsNotFound(derr) {
 			return kindError(c.Kind, fmt.Errorf("replacing %s %s/%s: %w", c.Kind, namespace, c.Name, derr))
 		}
-		err = r.client.Apply(ctx, c.Apply, applyOpts...)
+		_, err = r.builtin.apply(ctx, c.Apply)
 	}
 	if err != nil {
 		return kindError(c.Kind, fmt.Errorf("applying %s %s/%s: %w", c.Kind, namespace, c.Name, err))

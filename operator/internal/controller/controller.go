@@ -14,6 +14,7 @@ package controller
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -22,7 +23,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/dynamic"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/events"
 	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
@@ -113,6 +114,7 @@ type Reconciler struct {
 	drift    *driftSet
 	adopt    *adoptSet
 	children *childWatch
+	builtin  *builtin // protobuf clients of the built-in kinds (ADR 0354)
 }
 
 // +kubebuilder:rbac:groups=tenancy.kubetenant.io,resources=tenants,verbs=get;list;watch;update;patch
@@ -135,10 +137,12 @@ func Setup(mgr ctrl.Manager, opts Options) (*Reconciler, error) {
 }
 
 // hooks let tests observe the controller: wrap the reconciler it calls (to
-// count reconciles) and the workqueue's rate limiter (to see backoff).
+// count reconciles) and the workqueue's rate limiter (to see backoff), and
+// hear of each desired state the child watch computes.
 type hooks struct {
 	reconciler func(reconcile.Reconciler) reconcile.Reconciler
 	limiter    func(workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimiter[reconcile.Request]
+	desired    func(tenant string)
 }
 
 func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
@@ -177,18 +181,20 @@ func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
 	if err := registerMetrics(mgr.GetCache()); err != nil {
 		return nil, err
 	}
-	dyn, err := dynamic.NewForConfigAndClient(mgr.GetConfig(), mgr.GetHTTPClient())
-	if err != nil {
-		return nil, fmt.Errorf("building the dynamic client: %w", err)
+	var err error
+	if r.builtin, err = newBuiltin(mgr.GetConfig(), mgr.GetHTTPClient()); err != nil {
+		return nil, err
 	}
 	r.children = &childWatch{
-		dynamic: dyn,
+		builtin: r.builtin,
 		tenants: mgr.GetClient(),
+		desired: newDesiredCache(desiredCacheSize, desiredCacheIdle),
 		synced:  mgr.GetCache().WaitForCacheSync,
 		drift:   r.drift,
 		adopt:   r.adopt,
 		log:     mgr.GetLogger().WithName("children"),
 	}
+	r.children.desired.onCompute = h.desired
 	var rec reconcile.Reconciler = r
 	if h.reconciler != nil {
 		rec = h.reconciler(r)
@@ -243,8 +249,11 @@ func (r *Reconciler) reconcile(ctx context.Context, req ctrl.Request) (ctrl.Resu
 		return r.finalize(ctx, &t)
 	}
 	if !controllerutil.ContainsFinalizer(&t, v1alpha1.Finalizer) {
-		patch := client.MergeFromWithOptions(t.DeepCopy(), client.MergeFromWithOptimisticLock{})
 		controllerutil.AddFinalizer(&t, v1alpha1.Finalizer)
+		patch, err := finalizersPatch(&t)
+		if err != nil {
+			return ctrl.Result{}, err
+		}
 		if err := r.client.Patch(ctx, &t, patch); err != nil {
 			return ctrl.Result{}, fmt.Errorf("adding finalizer to tenant %s: %w", t.Name, err)
 		}
@@ -264,6 +273,21 @@ func (r *Reconciler) pause(ctx context.Context, t *v1alpha1.Tenant) error {
 		Reason: v1alpha1.ReasonPaused, Message: "spec.paused is true: the operator changes nothing for this tenant",
 	})
 	return r.writeStatus(ctx, old, t)
+}
+
+// finalizersPatch is the merge patch that client.MergeFromWithOptimisticLock
+// computes when only t's finalizers changed (the list replaced, the
+// resourceVersion a precondition), built without encoding the Tenant twice
+// and diffing the two (issue 38: a creation burst did that for every
+// Tenant).
+func finalizersPatch(t *v1alpha1.Tenant) (client.Patch, error) {
+	data, err := json.Marshal(map[string]any{"metadata": map[string]any{
+		"finalizers": t.Finalizers, "resourceVersion": t.ResourceVersion,
+	}})
+	if err != nil {
+		return nil, fmt.Errorf("encoding the finalizers of tenant %s: %w", t.Name, err)
+	}
+	return client.RawPatch(types.MergePatchType, data), nil
 }
 
 // writeStatus writes t's status if it differs from old's, failing on a

@@ -5,6 +5,7 @@ import (
 	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
@@ -23,6 +24,9 @@ type childKind struct {
 	newList   func() client.ObjectList
 	// condition is the condition a failure to apply or prune it turns False.
 	condition string
+	// rest is the protobuf client of its group, which the child watch
+	// lists and watches with (ADR 0354).
+	rest func(*builtin) rest.Interface
 }
 
 // RBAC for the rows of childKinds:
@@ -55,6 +59,7 @@ var childKinds = []childKind{
 		newObject: func() client.Object { return &rbacv1.RoleBinding{} },
 		newList:   func() client.ObjectList { return &rbacv1.RoleBindingList{} },
 		condition: v1alpha1.ConditionAccessReady,
+		rest:      func(b *builtin) rest.Interface { return b.rbac.RESTClient() },
 	},
 	{
 		kind:      tenant.KindResourceQuota,
@@ -62,6 +67,7 @@ var childKinds = []childKind{
 		newObject: func() client.Object { return &corev1.ResourceQuota{} },
 		newList:   func() client.ObjectList { return &corev1.ResourceQuotaList{} },
 		condition: v1alpha1.ConditionPoliciesReady,
+		rest:      func(b *builtin) rest.Interface { return b.core.RESTClient() },
 	},
 	{
 		kind:      tenant.KindLimitRange,
@@ -69,6 +75,7 @@ var childKinds = []childKind{
 		newObject: func() client.Object { return &corev1.LimitRange{} },
 		newList:   func() client.ObjectList { return &corev1.LimitRangeList{} },
 		condition: v1alpha1.ConditionPoliciesReady,
+		rest:      func(b *builtin) rest.Interface { return b.core.RESTClient() },
 	},
 	{
 		kind:      tenant.KindNetworkPolicy,
@@ -76,6 +83,7 @@ var childKinds = []childKind{
 		newObject: func() client.Object { return &networkingv1.NetworkPolicy{} },
 		newList:   func() client.ObjectList { return &networkingv1.NetworkPolicyList{} },
 		condition: v1alpha1.ConditionPoliciesReady,
+		rest:      func(b *builtin) rest.Interface { return b.net.RESTClient() },
 	},
 	{
 		kind:      tenant.KindNamespace,
@@ -83,6 +91,7 @@ var childKinds = []childKind{
 		newObject: func() client.Object { return &corev1.Namespace{} },
 		newList:   func() client.ObjectList { return &corev1.NamespaceList{} },
 		condition: v1alpha1.ConditionNamespacesReady,
+		rest:      func(b *builtin) rest.Interface { return b.core.RESTClient() },
 	},
 }
 

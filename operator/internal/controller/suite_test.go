@@ -59,6 +59,8 @@ type operatorConfig struct {
 	transport func(http.RoundTripper) http.RoundTripper
 	// listPageSize is the page limit of the violators' LISTs (default 500).
 	listPageSize int
+	// desired hears of each desired state the child watch computes.
+	desired func(tenant string)
 }
 
 func TestMain(m *testing.M) {
@@ -166,6 +168,7 @@ func startOperatorWith(cfg *rest.Config, provURL string, oc operatorConfig) (*op
 			limiter.next = l
 			return limiter
 		},
+		desired: oc.desired,
 	})
 	if err != nil {
 		return nil, err

@@ -6,15 +6,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/go-logr/logr"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
-	"k8s.io/client-go/dynamic"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -114,15 +114,18 @@ func (d *driftSet) take(name string) bool {
 // childWatch is the controller's source of child events. It runs one
 // client-go reflector per child kind, selected by the tenant label, with a
 // store that keeps nothing: each event is compared with the owning
-// Tenant's desired state and dropped. Only a child that differs from what
+// Tenant's desired state and dropped. The reflectors list and watch typed
+// objects in protobuf (ADR 0354), and the desired state a check compares
+// with is kept per Tenant generation for the next events (ADR 0355). Only a child that differs from what
 // the operator applies, is being deleted or is gone (an edit or deletion by
 // someone else, never the operator's own writes, which leave the child as
 // desired) marks its Tenant drifted and enqueues it. A re-list (start-up,
 // or a watch that fell too far behind) also finds desired children that
 // are missing.
 type childWatch struct {
-	dynamic dynamic.Interface
+	builtin *builtin
 	tenants client.Reader // the manager's cache of Tenants
+	desired *desiredCache
 	synced  func(context.Context) bool
 	drift   *driftSet
 	adopt   *adoptSet
@@ -174,20 +177,28 @@ func (w *childWatch) Start(ctx context.Context, q workqueue.TypedRateLimitingInt
 				case <-ctx.Done():
 				}
 			})
-			res := w.dynamic.Resource(k.resource)
+			rc, resource := k.rest(w.builtin), k.resource.Resource
+			// As client-go's generated List and Watch, over all namespaces.
 			lw := &toolscache.ListWatch{
 				ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 					opts.LabelSelector = v1alpha1.TenantLabel
-					return res.List(ctx, opts)
+					list := k.newList()
+					err := rc.Get().Resource(resource).VersionedParams(&opts, clientgoscheme.ParameterCodec).Do(ctx).Into(list)
+					return list, err
 				},
 				WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 					opts.LabelSelector = v1alpha1.TenantLabel
-					return res.Watch(ctx, opts)
+					opts.Watch = true
+					var timeout time.Duration
+					if opts.TimeoutSeconds != nil {
+						timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
+					}
+					return rc.Get().Resource(resource).VersionedParams(&opts, clientgoscheme.ParameterCodec).Timeout(timeout).Watch(ctx)
 				},
 			}
 			name := "tenant children: " + k.kind
 			logger := w.log.WithValues("kind", k.kind)
-			r := toolscache.NewReflectorWithOptions(lw, &unstructured.Unstructured{}, s, toolscache.ReflectorOptions{Name: name, Logger: &logger})
+			r := toolscache.NewReflectorWithOptions(lw, k.newObject(), s, toolscache.ReflectorOptions{Name: name, Logger: &logger})
 			w.mu.Lock()
 			if w.reflectors == nil {
 				w.reflectors = map[string]*toolscache.Reflector{}
@@ -218,7 +229,7 @@ func (w *childWatch) WaitForSync(ctx context.Context) error {
 
 // check looks at one child as the watch delivered it and enqueues its
 // Tenant if someone else changed or removed it.
-func (w *childWatch) check(ctx context.Context, k childKind, u *unstructured.Unstructured, gone bool, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+func (w *childWatch) check(ctx context.Context, k childKind, u client.Object, gone bool, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
 	// The controller reference names the Tenant even when someone removed
 	// the label (the watch then reports the child as deleted).
 	ref := metav1.GetControllerOf(u)
@@ -249,19 +260,11 @@ func (w *childWatch) check(ctx context.Context, k childKind, u *unstructured.Uns
 	if t.Spec.Paused {
 		return
 	}
-	want, ok := tenant.Find(tenant.Desired(&t), k.kind, u.GetNamespace(), u.GetName())
+	want, ok := tenant.Find(w.desired.get(&t), k.kind, u.GetNamespace(), u.GetName())
 	if !ok {
 		return // not desired: pruning, keyed to the generation, handles it
 	}
-	drifted := gone || u.GetDeletionTimestamp() != nil
-	if !drifted {
-		var err error
-		if drifted, err = tenant.Drifted(want, u.Object); err != nil {
-			w.log.Error(err, "comparing a child with its desired state", "kind", k.kind, "namespace", u.GetNamespace(), "name", u.GetName())
-			drifted = true
-		}
-	}
-	if drifted {
+	if gone || u.GetDeletionTimestamp() != nil || drifted(want, u) {
 		w.log.V(1).Info("child changed by someone else", "tenant", name, "kind", k.kind, "namespace", u.GetNamespace(), "name", u.GetName(), "gone", gone)
 		w.drift.mark(name)
 		q.Add(req)
@@ -273,7 +276,7 @@ func (w *childWatch) check(ctx context.Context, k childKind, u *unstructured.Uns
 // has spec.selfService, the name is <tenant>-… and not declared, and it is
 // not recorded yet: admission let only the tenant's owners (or the exempt)
 // create it (ADR 0271).
-func (w *childWatch) selfService(ctx context.Context, u *unstructured.Unstructured, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+func (w *childWatch) selfService(ctx context.Context, u client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
 	name := u.GetLabels()[v1alpha1.TenantLabel]
 	var t v1alpha1.Tenant // read only: the cached Tenant's fields (ADR 0303)
 	if name == "" || w.tenants.Get(ctx, client.ObjectKey{Name: name}, &t, client.UnsafeDisableDeepCopy) != nil {
@@ -385,7 +388,7 @@ func (s *eventStore) Replace(items []any, _ string) error {
 	ctx := context.Background()
 	listed := make(map[types.NamespacedName]bool, len(items))
 	for _, obj := range items {
-		if u, ok := obj.(*unstructured.Unstructured); ok {
+		if u, ok := obj.(client.Object); ok {
 			listed[types.NamespacedName{Namespace: u.GetNamespace(), Name: u.GetName()}] = true
 			s.w.check(ctx, s.kind, u, false, s.q)
 		}
@@ -399,7 +402,7 @@ func (s *eventStore) handle(obj any, gone bool) {
 	if d, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
 		obj = d.Obj
 	}
-	if u, ok := obj.(*unstructured.Unstructured); ok {
+	if u, ok := obj.(client.Object); ok {
 		s.w.check(context.Background(), s.kind, u, gone, s.q)
 	}
 }

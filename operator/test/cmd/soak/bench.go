@@ -223,6 +223,11 @@ func bench(ctx context.Context, o options) error {
 	}
 	fmt.Printf("\nOperator / 4-worker plain client: wall %.2f, machine CPU %.2f, kube-apiserver CPU %.2f\n",
 		readyCPU.wall.Seconds()/plainCPU[4].wall.Seconds(), readyCPU.machine.Seconds()/plainCPU[4].machine.Seconds(), readyCPU.api.Seconds()/plainCPU[4].api.Seconds())
+	// Issue 38: the operator's own CPU per Tenant provisioned, against the
+	// plain client's (this process during its 4-worker run) for the same
+	// objects.
+	opMs, plainMs := readyCPU.operator.Seconds()*1000/n, plainCPU[4].harness.Seconds()*1000/n
+	fmt.Printf("CPU per Tenant: tenant-operator %.1f ms, plain client (4 workers) %.1f ms, ratio %.2f\n", opMs, plainMs, opMs/plainMs)
 	fmt.Printf("\nwall time %s\n", time.Since(wall).Round(time.Second))
 	return nil
 }

@@ -1,0 +1,115 @@
+package controller
+
+import (
+	"slices"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
+	"github.com/kubetenant/kubetenant/operator/internal/tenant"
+)
+
+// Bounds of the child watch's desiredCache (ADR 0355).
+const (
+	// desiredCacheSize: Tenants whose desired state is kept. A Tenant's
+	// children arrive together, while its reconcile applies them (and its
+	// quotas' status a little later); a burst of creations has a few
+	// Tenants in flight per worker.
+	desiredCacheSize = 64
+	// desiredCacheIdle: an entry unused this long is dropped, so that an
+	// operator at rest keeps none (the memory goal is read 60 s after a
+	// burst).
+	desiredCacheIdle = 20 * time.Second
+)
+
+// desiredCache keeps the desired state of the Tenants whose children the
+// watch saw last, each for the generation, UID and recorded self-service
+// namespaces it was computed from: everything tenant.Desired reads. A
+// Tenant's 18 child events of a creation burst compute its desired state
+// once instead of 18 times (issue 38). The entries are shared read-only
+// by the watch's goroutines and never handed to a write.
+type desiredCache struct {
+	size    int
+	idle    time.Duration
+	mu      sync.Mutex
+	entries map[string]*desiredEntry // by Tenant name
+	sweeper *time.Timer
+	// onCompute, when set, is told each Tenant whose desired state is
+	// computed (tests count them).
+	onCompute func(tenant string)
+}
+
+type desiredEntry struct {
+	uid         types.UID
+	generation  int64
+	selfService []string
+	desired     []tenant.Namespace
+	used        time.Time
+}
+
+// newDesiredCache keeps at most size Tenants, each until unused for idle.
+func newDesiredCache(size int, idle time.Duration) *desiredCache {
+	return &desiredCache{size: size, idle: idle, entries: map[string]*desiredEntry{}}
+}
+
+// get returns t's desired state, computed or kept.
+func (c *desiredCache) get(t *v1alpha1.Tenant) []tenant.Namespace {
+	ss := tenant.SelfServiceNamespaces(t)
+	now := time.Now()
+	c.mu.Lock()
+	if e := c.entries[t.Name]; e != nil && e.uid == t.UID && e.generation == t.Generation && slices.Equal(e.selfService, ss) {
+		e.used = now
+		c.mu.Unlock()
+		return e.desired
+	}
+	c.mu.Unlock()
+
+	desired := tenant.Desired(t)
+	if c.onCompute != nil {
+		c.onCompute(t.Name)
+	}
+
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.entries[t.Name]; !ok && len(c.entries) >= c.size {
+		var oldest string
+		for name, e := range c.entries {
+			if oldest == "" || e.used.Before(c.entries[oldest].used) {
+				oldest = name
+			}
+		}
+		delete(c.entries, oldest)
+	}
+	c.entries[t.Name] = &desiredEntry{uid: t.UID, generation: t.Generation, selfService: ss, desired: desired, used: now}
+	if c.sweeper == nil {
+		c.sweeper = time.AfterFunc(c.idle, c.sweep)
+	}
+	return desired
+}
+
+// sweep drops the entries unused for c.idle, and comes back while any is
+// left.
+func (c *desiredCache) sweep() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	cutoff := time.Now().Add(-c.idle)
+	for name, e := range c.entries {
+		if e.used.Before(cutoff) {
+			delete(c.entries, name)
+		}
+	}
+	if len(c.entries) == 0 {
+		c.sweeper = nil
+		return
+	}
+	c.sweeper.Reset(c.idle)
+}
+
+// len is the number of Tenants kept, for tests.
+func (c *desiredCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.entries)
+}
