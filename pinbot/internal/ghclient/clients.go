@@ -5,6 +5,7 @@
 package ghclient
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -178,4 +179,13 @@ func (t *tokenTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.Header.Set("Authorization", "Bearer "+t.token)
 	return t.base.RoundTrip(r)
+}
+
+// CompleteAppManifest exchanges the code GitHub returns at the end of the
+// App manifest flow for the new App's configuration, its credentials
+// included (POST /app-manifests/{code}/conversions): pinbot register's one
+// call, made here beside the credentials it yields (issue 37, item 3).
+func CompleteAppManifest(ctx context.Context, gh *github.Client, code string) (*github.AppConfig, error) {
+	cfg, _, err := gh.Apps.CompleteAppManifest(ctx, code)
+	return cfg, err
 }

@@ -25,6 +25,8 @@ import (
 
 	"github.com/google/go-github/v60/github"
 
+	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
+
 	"github.com/kubetenant/kubetenant/pinbot"
 )
 
@@ -207,7 +209,7 @@ func Run(ctx context.Context, o Options) (App, error) {
 
 // convert exchanges a code for the App (POST /app-manifests/{code}/conversions).
 func convert(ctx context.Context, gh *github.Client, code string) (App, error) {
-	cfg, _, err := gh.Apps.CompleteAppManifest(ctx, code)
+	cfg, err := ghclient.CompleteAppManifest(ctx, gh, code)
 	if err != nil {
 		return App{}, fmt.Errorf("exchanging the code from GitHub: %w", err)
 	}
