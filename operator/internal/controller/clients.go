@@ -9,6 +9,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/types"
 	admissionregistrationv1ac "k8s.io/client-go/applyconfigurations/admissionregistration/v1"
 	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
@@ -19,6 +20,9 @@ import (
 	networkingv1client "k8s.io/client-go/kubernetes/typed/networking/v1"
 	rbacv1client "k8s.io/client-go/kubernetes/typed/rbac/v1"
 	"k8s.io/client-go/rest"
+
+	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
+	"github.com/kubetenant/kubetenant/operator/internal/tenant"
 )
 
 // builtin holds client-go's generated clients of the built-in groups the
@@ -35,6 +39,9 @@ type builtin struct {
 	rbac rbacv1client.RbacV1Interface
 	net  networkingv1client.NetworkingV1Interface
 	adm  admissionregistrationv1client.AdmissionregistrationV1Interface
+	// tenancy is the JSON client of the operator's own group (custom
+	// resources have no protobuf), for the TenantRules children (ADR 0350).
+	tenancy rest.Interface
 }
 
 // protobuf returns a copy of cfg that sends and accepts protobuf, JSON
@@ -49,6 +56,10 @@ func protobuf(cfg *rest.Config) *rest.Config {
 // newBuiltin builds the clients on the manager's HTTP client, so that
 // they share its connections.
 func newBuiltin(cfg *rest.Config, h *http.Client) (*builtin, error) {
+	tenancy, err := tenancyClient(cfg, h)
+	if err != nil {
+		return nil, err
+	}
 	cfg = protobuf(cfg)
 	core, err := corev1client.NewForConfigAndClient(cfg, h)
 	if err != nil {
@@ -66,7 +77,29 @@ func newBuiltin(cfg *rest.Config, h *http.Client) (*builtin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building the admissionregistration/v1 client: %w", err)
 	}
-	return &builtin{core: core, rbac: rbac, net: net, adm: adm}, nil
+	return &builtin{core: core, rbac: rbac, net: net, adm: adm, tenancy: tenancy}, nil
+}
+
+// tenancyClient is a REST client of tenancy.kubetenant.io/v1alpha1 in
+// JSON, decoding into the package's typed objects.
+func tenancyClient(cfg *rest.Config, h *http.Client) (rest.Interface, error) {
+	cfg = rest.CopyConfig(cfg)
+	gv := v1alpha1.GroupVersion
+	cfg.GroupVersion = &gv
+	cfg.APIPath = "/apis"
+	cfg.ContentType = runtime.ContentTypeJSON
+	cfg.AcceptContentTypes = runtime.ContentTypeJSON
+	s := runtime.NewScheme()
+	if err := v1alpha1.AddToScheme(s); err != nil {
+		return nil, fmt.Errorf("building the tenancy scheme: %w", err)
+	}
+	metav1.AddToGroupVersion(s, gv)
+	cfg.NegotiatedSerializer = serializer.NewCodecFactory(s).WithoutConversion()
+	c, err := rest.RESTClientForConfigAndClient(cfg, h)
+	if err != nil {
+		return nil, fmt.Errorf("building the tenancy client: %w", err)
+	}
+	return c, nil
 }
 
 // applyOptions: server-side apply as the operator's field manager, taking
@@ -96,6 +129,8 @@ func (b *builtin) apply(ctx context.Context, obj runtime.ApplyConfiguration) (*c
 		return nil, b.send(ctx, b.rbac.RESTClient(), nil, "clusterrolebindings", o.Name, o)
 	case *admissionregistrationv1ac.ValidatingAdmissionPolicyBindingApplyConfiguration:
 		return nil, b.send(ctx, b.adm.RESTClient(), nil, "validatingadmissionpolicybindings", o.Name, o)
+	case *tenant.RulesApplyConfiguration:
+		return nil, b.send(ctx, b.tenancy, o.Namespace, "tenantrules", o.Name, o)
 	}
 	return nil, fmt.Errorf("no client applies %T", obj)
 }

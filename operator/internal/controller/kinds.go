@@ -52,6 +52,7 @@ var childKinds = []childKind{
 		newObject: func() client.Object { return &v1alpha1.TenantRules{} },
 		newList:   func() client.ObjectList { return &v1alpha1.TenantRulesList{} },
 		condition: v1alpha1.ConditionPoliciesReady,
+		rest:      func(b *builtin) rest.Interface { return b.tenancy },
 	},
 	{
 		kind:      tenant.KindRoleBinding,

@@ -63,9 +63,15 @@ func TestBuiltinKindsSpeakProtobuf(t *testing.T) {
 
 	protobuf := func(ct string) bool { return strings.HasPrefix(ct, runtime.ContentTypeProtobuf) }
 	tenantsPath := "/apis/" + v1alpha1.GroupVersion.Group + "/"
-	applies, watches := 0, map[string]bool{}
+	applies, watches, rulesApplies := 0, map[string]bool{}, 0
 	for _, e := range log.all() {
 		switch {
+		case strings.HasPrefix(e.path, tenantsPath) && strings.HasSuffix(e.path, "/tenantrules/"+v1alpha1.TenantRulesName) && e.method == http.MethodPatch:
+			rulesApplies++ // JSON: TenantRules is a custom resource (ADR 0350)
+			continue
+		case strings.HasPrefix(e.path, tenantsPath) && e.watch && strings.HasSuffix(e.path, "/tenantrules"):
+			watches[e.path] = true // JSON, as every custom resource
+			continue
 		case strings.HasPrefix(e.path, tenantsPath) || strings.Contains(e.path, "/events"):
 			continue // JSON: a custom resource, and the events' broadcaster
 		case discovery(e.path):
@@ -87,11 +93,22 @@ func TestBuiltinKindsSpeakProtobuf(t *testing.T) {
 			t.Errorf("%s %s answered in %q, want protobuf", e.method, e.path, e.answer)
 		}
 	}
-	// Every object but the three namespaces (created) is applied, and the
-	// two admission policy bindings.
-	objects := tenant.Count(tenant.Desired(got))
-	if want := objects - 3 + len(tenant.Bindings(got)); applies != want {
-		t.Errorf("%d applies answered, want %d", applies, want)
+	// Every object but the three namespaces (created) and their TenantRules
+	// (JSON) is applied in protobuf, and the admission policy bindings.
+	desired := tenant.Desired(got)
+	rules := 0
+	for _, d := range desired {
+		for _, c := range d.Children() {
+			if c.Kind == tenant.KindTenantRules {
+				rules++
+			}
+		}
+	}
+	if want := tenant.Count(desired) - 3 - rules + len(tenant.Bindings(got)); applies != want {
+		t.Errorf("%d applies answered in protobuf, want %d", applies, want)
+	}
+	if rulesApplies != rules {
+		t.Errorf("%d TenantRules applies, want %d", rulesApplies, rules)
 	}
 	for _, k := range childKinds {
 		path := "/api/v1/" + k.resource.Resource

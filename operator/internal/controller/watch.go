@@ -14,7 +14,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
-	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
 	toolscache "k8s.io/client-go/tools/cache"
 	"k8s.io/client-go/util/workqueue"
 	"sigs.k8s.io/controller-runtime/pkg/cache"
@@ -183,7 +182,7 @@ func (w *childWatch) Start(ctx context.Context, q workqueue.TypedRateLimitingInt
 				ListWithContextFunc: func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error) {
 					opts.LabelSelector = v1alpha1.TenantLabel
 					list := k.newList()
-					err := rc.Get().Resource(resource).VersionedParams(&opts, clientgoscheme.ParameterCodec).Do(ctx).Into(list)
+					err := rc.Get().Resource(resource).VersionedParams(&opts, metav1.ParameterCodec).Do(ctx).Into(list)
 					return list, err
 				},
 				WatchFuncWithContext: func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
@@ -193,7 +192,7 @@ func (w *childWatch) Start(ctx context.Context, q workqueue.TypedRateLimitingInt
 					if opts.TimeoutSeconds != nil {
 						timeout = time.Duration(*opts.TimeoutSeconds) * time.Second
 					}
-					return rc.Get().Resource(resource).VersionedParams(&opts, clientgoscheme.ParameterCodec).Timeout(timeout).Watch(ctx)
+					return rc.Get().Resource(resource).VersionedParams(&opts, metav1.ParameterCodec).Timeout(timeout).Watch(ctx)
 				},
 			}
 			name := "tenant children: " + k.kind
