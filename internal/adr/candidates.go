@@ -39,7 +39,6 @@ type textLine struct {
 
 var (
 	mentionVer = regexp.MustCompile(`(?:^|[\s(=:@,"'])=*(v?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?)(?:$|[\s),;:!?"']|\.(?:\s|$))`)
-	pinWordRE  = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|hold|holds|held|holding|lock|locks|locked|locking|keep|keeps|kept|keeping|fix|fixes|fixed|fixing|freeze|freezes|froze|frozen|freezing)\b`)
 	// pinHeading is a heading that pins what is listed under it: "Fixed
 	// versions", "Pinned dependencies", "Locked", "Versions épinglées";
 	// not "Bug fixes" or "What we keep" (ADR 0362).

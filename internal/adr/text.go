@@ -297,15 +297,6 @@ func (p *parser) warnProse(text string, line int, pins []pin.Pin, where string) 
 	}
 }
 
-func firstLine(body string) (string, int) {
-	for i, ln := range strings.Split(body, "\n") {
-		if t := strings.TrimSpace(ln); t != "" {
-			return t, i
-		}
-	}
-	return "", 0
-}
-
 // Candidate is a version pinbot saw in a record and took as a pin or
 // rejected, for pins --explain (issue 22, item 4).
 type Candidate struct {

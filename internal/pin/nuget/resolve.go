@@ -186,7 +186,6 @@ func (r *resolver) module(p string) manifest.Module {
 	refs := map[string]*ref{}
 	central := map[string]ref{}
 	var order []string
-	cpm := strings.EqualFold(ev.props["managepackageversionscentrally"].value, "true")
 	for _, el := range ev.elems {
 		if el.node.Name != "ItemGroup" {
 			continue
@@ -262,10 +261,9 @@ func (r *resolver) module(p string) manifest.Module {
 		if !x.versioned && x.section == "PackageReference" {
 			c, ok := central[key]
 			if !ok {
-				if !cpm {
-					continue // no version: NuGet takes the lowest, which the lock shows
-				}
-				continue // central management without an entry: the restore fails
+				// No version: without central management NuGet takes the
+				// lowest, which the lock shows; with it, the restore fails.
+				continue
 			}
 			x.version, x.file, x.line = c.version, c.file, c.line
 			if own {

@@ -55,7 +55,7 @@ func served(t *testing.T, want any, obj client.Object) client.Object {
 	obj.SetUID("0bad0000-0000-4000-8000-000000000002")
 	obj.SetCreationTimestamp(metav1.Now())
 	obj.SetManagedFields([]metav1.ManagedFieldsEntry{{Manager: FieldManager, Operation: metav1.ManagedFieldsOperationApply,
-		APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: &metav1.FieldsV1{Raw: []byte(`{"f:metadata":{}}`)}}})
+		APIVersion: "v1", FieldsType: "FieldsV1", FieldsV1: metav1.NewFieldsV1(`{"f:metadata":{}}`)}})
 	switch o := obj.(type) {
 	case *corev1.Namespace:
 		o.Spec.Finalizers = []corev1.FinalizerName{corev1.FinalizerKubernetes}

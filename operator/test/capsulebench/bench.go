@@ -605,7 +605,7 @@ func runCapsule(ctx context.Context, o options, bin, name string, args []string)
 		return p, err
 	}
 	if len(cfgs) != 1 {
-		return p, fmt.Errorf("Capsule's chart rendered %d CapsuleConfigurations, want 1", len(cfgs))
+		return p, fmt.Errorf("the Capsule chart rendered %d CapsuleConfigurations, want 1", len(cfgs))
 	}
 	cfg := cfgs[0]
 	cfg.SetNamespace("") // cluster-scoped
@@ -761,7 +761,7 @@ func startCapsule(ctx context.Context, bin, kubeconfig, certDir, logPath string,
 		select {
 		case err := <-m.exited:
 			m.exited <- err
-			return fmt.Errorf("Capsule's manager exited (%v)", err)
+			return fmt.Errorf("the Capsule manager exited (%v)", err)
 		default:
 		}
 		resp, err := httpGet(healthURL)
@@ -852,7 +852,7 @@ func runKubetenant(ctx context.Context, o options, name, operatorBin, policies s
 		}
 		for _, tn := range l.Items {
 			if tn.Status.Phase != v1alpha1.PhaseReady {
-				return fmt.Errorf("Tenant %s is %q", tn.Name, tn.Status.Phase)
+				return fmt.Errorf("tenant %s is %q", tn.Name, tn.Status.Phase)
 			}
 		}
 		return nil

@@ -48,10 +48,10 @@ func percentile(ds []time.Duration, q float64) time.Duration {
 func withoutDependencies(chartYAML []byte) ([]byte, error) {
 	var chart map[string]any
 	if err := yaml.Unmarshal(chartYAML, &chart); err != nil {
-		return nil, fmt.Errorf("Chart.yaml: %w", err)
+		return nil, fmt.Errorf("reading Chart.yaml: %w", err)
 	}
 	if chart["apiVersion"] != "v2" {
-		return nil, fmt.Errorf("Chart.yaml: apiVersion %v, want v2", chart["apiVersion"])
+		return nil, fmt.Errorf("reading Chart.yaml: apiVersion %v, want v2", chart["apiVersion"])
 	}
 	delete(chart, "dependencies")
 	return yaml.Marshal(chart)

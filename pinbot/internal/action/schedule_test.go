@@ -20,7 +20,7 @@ import (
 
 // runSchedule runs pinbot action on a schedule event of r with a workflow
 // token holding perms, and returns its error and its logs.
-func runSchedule(t *testing.T, sim *githubtest.Server, r *githubtest.Repo, perms map[string]string) (error, string) {
+func runSchedule(t *testing.T, sim *githubtest.Server, r *githubtest.Repo, perms map[string]string) (string, error) {
 	t.Helper()
 	body, err := json.Marshal(map[string]any{"schedule": "17 * * * *", "workflow": ".github/workflows/pinbot.yml",
 		"repository": map[string]any{"full_name": r.FullName(), "name": r.Name, "owner": map[string]any{"login": r.Owner}}})
@@ -46,7 +46,7 @@ func runSchedule(t *testing.T, sim *githubtest.Server, r *githubtest.Repo, perms
 	if strings.Contains(logs.String(), token) || (err != nil && strings.Contains(err.Error(), token)) {
 		t.Error("the workflow token appears in the logs or the error")
 	}
-	return err, logs.String()
+	return logs.String(), err
 }
 
 // blockedBump is the Dependabot single bump of the side-by-side test, run
@@ -84,7 +84,7 @@ func TestScheduleLiftsWithTheDocumentedPermissions(t *testing.T) {
 	sim := githubtest.New(t, githubtest.Options{})
 	r, n := blockedBump(t, sim)
 
-	if err, logs := runSchedule(t, sim, r, dashboardPerms); err != nil {
+	if logs, err := runSchedule(t, sim, r, dashboardPerms); err != nil {
 		t.Fatalf("schedule before the fix: %v\n%s", err, logs)
 	}
 	if r.PRState(n) != "closed" || len(liftComments(r, n)) != 0 {
@@ -92,7 +92,7 @@ func TestScheduleLiftsWithTheDocumentedPermissions(t *testing.T) {
 	}
 
 	sim.Repo("nolar", "kopf").CloseIssue(1172, "completed")
-	if err, logs := runSchedule(t, sim, r, dashboardPerms); err != nil {
+	if logs, err := runSchedule(t, sim, r, dashboardPerms); err != nil {
 		t.Fatalf("schedule after the fix: %v\n%s", err, logs)
 	}
 	lifts := liftComments(r, n)
@@ -109,7 +109,7 @@ func TestScheduleLiftsWithTheDocumentedPermissions(t *testing.T) {
 		t.Errorf("the documented permissions do not suffice: refused %q", d)
 	}
 
-	if err, logs := runSchedule(t, sim, r, dashboardPerms); err != nil {
+	if logs, err := runSchedule(t, sim, r, dashboardPerms); err != nil {
 		t.Fatalf("schedule once more: %v\n%s", err, logs)
 	}
 	if got := len(liftComments(r, n)); got != 1 {
@@ -129,7 +129,7 @@ func TestScheduleSaysWhichPermissionIsMissing(t *testing.T) {
 	sim := githubtest.New(t, githubtest.Options{Permissions: pinbot.AppManifest().DefaultPermissions})
 	r, n := blockedBump(t, sim)
 	sim.Repo("nolar", "kopf").CloseIssue(1172, "completed")
-	err, logs := runSchedule(t, sim, r, leastPerms)
+	logs, err := runSchedule(t, sim, r, leastPerms)
 	var pe *ghclient.PermissionError
 	if err == nil || !strings.Contains(err.Error(), "acme/gadget-operator: ") || !strings.Contains(err.Error(), "listing the dashboard issue: GitHub refused it") || !strings.Contains(err.Error(), "`permissions: issues: read`") || !errorsAs(err, &pe) {
 		t.Fatalf("schedule without issues: %v; want an error naming the repository, the read and `permissions: issues: read`\n%s", err, logs)

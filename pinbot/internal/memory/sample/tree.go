@@ -30,7 +30,7 @@ func (t Tree) Read(ctx context.Context) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	total, err := PID{Pid: t.Pid, Proc: t.Proc}.Read(ctx)
+	total, err := PID(t).Read(ctx)
 	if err != nil {
 		return 0, err
 	}
