@@ -23,6 +23,7 @@ import (
 	"github.com/kubetenant/kubetenant/pinbot/internal/ghclient"
 	"github.com/kubetenant/kubetenant/pinbot/internal/server"
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
 )
 
 // counter counts the requests sent towards GitHub (API, token and
@@ -67,22 +68,7 @@ var (
 // verifies a move), with its upstream issue.
 func pyOperator(t *testing.T, sim *githubtest.Server, extra map[string]string) *githubtest.Repo {
 	t.Helper()
-	files := map[string]string{}
-	root := filepath.Join("..", "server", "testdata", "pyoperator")
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files[".github/workflows/ci.yml"] = files["ci.yml"]
-	delete(files, "ci.yml")
+	files := gitrepotest.PyOperator(t)
 	for k, v := range extra {
 		files[k] = v
 	}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -22,6 +20,7 @@ import (
 	"github.com/kubetenant/kubetenant/pinbot/internal/source"
 	"github.com/kubetenant/kubetenant/pinbot/test/ecotest"
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
 )
 
 // counter counts every request sent towards GitHub (API and download host).
@@ -247,22 +246,7 @@ func symlinkScenario() scenario {
 // by decision record 083 of a Python operator, from 1.40.1 to 1.42.0.
 func kopfScenario(t *testing.T) scenario {
 	t.Helper()
-	files := map[string]string{}
-	root := filepath.Join("..", "server", "testdata", "pyoperator")
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files[".github/workflows/ci.yml"] = files["ci.yml"]
-	delete(files, "ci.yml")
+	files := gitrepotest.PyOperator(t)
 	return scenario{
 		name: "pyoperator/kopf", files: files, branch: "dependabot/uv/kopf-1.42.0",
 		commit: map[string]string{

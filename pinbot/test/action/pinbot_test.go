@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/kubetenant/kubetenant/pinbot/test/githubtest"
+	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
 )
 
 // This file tests the composite action in .github/actions/pinbot the way
@@ -63,22 +64,7 @@ func (g guarded) completed(t *testing.T) []byte {
 func newGuarded(t *testing.T) guarded {
 	t.Helper()
 	sim := githubtest.New(t, githubtest.Options{})
-	files := map[string]string{}
-	root := filepath.Join(repoRoot(t), "pinbot", "internal", "server", "testdata", "pyoperator")
-	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := os.ReadFile(p)
-		rel, _ := filepath.Rel(root, p)
-		files[filepath.ToSlash(rel)] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	files[".github/workflows/ci.yml"] = files["ci.yml"]
-	delete(files, "ci.yml")
+	files := gitrepotest.PyOperator(t)
 	sim.CreateRepo("nolar", "kopf", true).AddIssue(1172, "Memory leak since 1.42", "open", time.Time{})
 	r := sim.CreateRepo("acme", "gadget-operator", false)
 	r.Commit("main", "", files, "Initial operator", githubtest.Author{})

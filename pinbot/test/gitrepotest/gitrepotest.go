@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -85,4 +86,36 @@ func (r *Repo) Checkout(branch string, create bool) {
 		return
 	}
 	r.Git("checkout", "-q", branch)
+}
+
+// PyOperator returns the files of the Python operator the server's tests
+// use (pinbot/internal/server/testdata/pyoperator: ADR 83 pins kopf at
+// 1.40.1), as a repository holds them: its ci.yml at
+// .github/workflows/ci.yml.
+func PyOperator(t testing.TB) map[string]string {
+	t.Helper()
+	_, self, _, ok := runtime.Caller(0)
+	if !ok {
+		t.Fatal("gitrepotest: cannot locate its own source")
+	}
+	root := filepath.Join(filepath.Dir(self), "..", "..", "internal", "server", "testdata", "pyoperator")
+	files := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		files[filepath.ToSlash(rel)] = string(b)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	files[".github/workflows/ci.yml"] = files["ci.yml"]
+	delete(files, "ci.yml")
+	return files
 }
