@@ -3,9 +3,7 @@ package gather_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -23,26 +21,8 @@ import (
 	"github.com/kubetenant/kubetenant/pinbot/test/gitrepotest"
 )
 
-// counter counts every request sent towards GitHub (API and download host).
-type counter struct {
-	mu    sync.Mutex
-	calls []string
-}
-
-func (c *counter) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.mu.Lock()
-	c.calls = append(c.calls, r.Method+" "+r.URL.Path)
-	c.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-func (c *counter) take() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := c.calls
-	c.calls = nil
-	return out
-}
+// counter counts every request sent towards GitHub.
+type counter = githubtest.Counter
 
 // githubSource is the GitHub source of repo through a real installation
 // client (go-github over ghinstallation) counting its requests in n.
@@ -132,9 +112,9 @@ func TestSameInputFromGitAndGitHub(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n.take()
+			n.Take()
 			fromGitHub := gather.NewGatherer(16).Gather(ctx, gh, gather.Target{Repo: "acme/app", PR: pr})
-			t.Logf("GitHub calls: %q; changes %v; errors %v", n.take(), fromGitHub.Input.Changes, fromGitHub.Input.ReadErrors)
+			t.Logf("GitHub calls: %q; changes %v; errors %v", n.Take(), fromGitHub.Input.Changes, fromGitHub.Input.ReadErrors)
 
 			// The git source gets the pull request and check runs as
 			// `gh api` prints them, like pinbot evaluate's --pr and --checks.

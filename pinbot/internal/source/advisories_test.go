@@ -3,8 +3,6 @@ package source_test
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"sync"
 	"testing"
 	"time"
 
@@ -60,38 +58,20 @@ func TestAdvisories(t *testing.T) {
 	if postgres.Covered || len(postgres.Advisories) != 0 || postgres.Err != "" {
 		t.Errorf("postgres: %+v", postgres)
 	}
-	if calls := n.take(); len(calls) != 2 {
+	if calls := n.Take(); len(calls) != 2 {
 		t.Errorf("%d requests, want 2 (one ecosystem, two pages): %q", len(calls), calls)
 	}
 	clock = clock.Add(59 * time.Minute)
 	a.For(context.Background(), pins)
-	if calls := n.take(); len(calls) != 0 {
+	if calls := n.Take(); len(calls) != 0 {
 		t.Errorf("within the hour: %d requests", len(calls))
 	}
 	clock = clock.Add(2 * time.Minute)
 	a.For(context.Background(), pins)
-	if calls := n.take(); len(calls) != 2 {
+	if calls := n.Take(); len(calls) != 2 {
 		t.Errorf("after the hour: %d requests, want 2", len(calls))
 	}
 }
 
 // counter counts every request sent towards GitHub.
-type counter struct {
-	mu    sync.Mutex
-	calls []string
-}
-
-func (c *counter) RoundTrip(r *http.Request) (*http.Response, error) {
-	c.mu.Lock()
-	c.calls = append(c.calls, r.Method+" "+r.URL.Path)
-	c.mu.Unlock()
-	return http.DefaultTransport.RoundTrip(r)
-}
-
-func (c *counter) take() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	out := c.calls
-	c.calls = nil
-	return out
-}
+type counter = githubtest.Counter
