@@ -138,7 +138,7 @@ func run(o options) error {
 		// under load. The same client raised, as our control plane's
 		// controller-manager runs, for a comparison with no throttle.
 		{"capsule-qps", "Capsule webhooks (client 1000 QPS)", capsulePhase("capsule-qps", "--client-connection-qps=1000", "--client-connection-burst=2000")},
-		{"previous", "kubetenant, ADR 0270 (a binding per Tenant)", previousPhase},
+		{"previous", "kubetenant, the previous version (--previous-operator-bin, --previous-policies)", previousPhase},
 		{"kubetenant", "kubetenant policies", kubetenantPhase},
 	} {
 		if o.only != "" && !wants(o.only, step.key) {
