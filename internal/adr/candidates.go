@@ -2,6 +2,7 @@ package adr
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin"
@@ -67,7 +68,7 @@ var auxiliaries = map[string]bool{"we": true, "are": true, "is": true, "will": t
 var notNames = map[string]bool{"we": true, "i": true, "you": true, "it": true, "this": true, "that": true, "use": true, "uses": true, "using": true, "used": true, "with": true, "and": true, "or": true, "the": true, "a": true, "an": true, "for": true, "from": true, "in": true, "into": true, "by": true, "build": true, "built": true, "chosen": true, "choose": true, "selected": true, "upgrade": true, "upgraded": true, "bump": true, "bumped": true, "requires": true, "require": true, "required": true, "pin": true, "hold": true, "lock": true, "keep": true, "fix": true, "freeze": true, "until": true, "since": true, "than": true, "above": true, "below": true, "after": true, "before": true, "then": true, "now": true, "currently": true, "current": true, "latest": true, "new": true, "old": true, "next": false}
 
 // andWords join the names of one version: "Pin A and B to 8.5.10".
-var andWords = map[string]bool{"and": true, "&": true, "or": true, "und": true, "et": true, "y": true, "e": true, "en": true, "dan": true, "và": true}
+var andWords = map[string]bool{"and": true, "&": true, "+": true, "plus": true, "och": true, "og": true, "и": true, "및": true, "와": true, "과": true, "と": true, "和": true, "及": true, "or": true, "und": true, "et": true, "y": true, "e": true, "en": true, "dan": true, "và": true}
 
 // cleanToken strips the Markdown and punctuation around a word.
 func cleanToken(s string) string {
@@ -77,10 +78,28 @@ func cleanToken(s string) string {
 // mentions returns the candidates of one line of a decision. heading is
 // the lower-cased heading the line is under.
 func mentions(ln string, at int, heading string) []mention {
-	plain := strings.NewReplacer("`", " ", "**", " ", "__", " ", "|", " ").Replace(ln)
+	return mentionsAfter("", ln, at, heading)
+}
+
+// mentionsAfter returns the candidates of the line ln whose version is on
+// ln, reading the names and pin words before it across lead: the lines of
+// the same paragraph or list item above it, which Markdown joins into one
+// sentence ("`aieg-crd` + `aieg`" on one line, "`v0.7.0 → v1.0.0`" on the
+// next; ADR 0380).
+func mentionsAfter(lead, ln string, at int, heading string) []mention {
+	repl := strings.NewReplacer("`", " ", "**", " ", "__", " ", "|", " ")
+	first := ln
+	skip := 0 // versions before this offset are lead's, read there
+	plain := repl.Replace(ln)
+	if lead != "" {
+		first = lead
+		pl := repl.Replace(lead)
+		skip = len(pl) + 1
+		plain = pl + " " + plain
+	}
 	// A bullet or label under a heading that pins ("Fixed versions"):
 	// "- next: 15.1.12".
-	label := pinHeading.MatchString(heading) && listItem.MatchString(ln)
+	label := pinHeading.MatchString(heading) && listItem.MatchString(first)
 	var out []mention
 	var prevNames []string // the names of the version before, for "X 1.2.3 → 1.3.0"
 	prevEnd := -1
@@ -118,13 +137,17 @@ func mentions(ln string, at int, heading string) []mention {
 			// "Pin exactly: version = 0.9.8": a version alone.
 			pinWord = true
 		}
+		var loose []string // names joined to the one before without "to"/"at"
 		if i >= 0 {
 			if t, ok := nameAt(toks[i]); ok {
 				names = append(names, t)
 				i--
-				// Only "A and B to 1.2.3" or "A, B to 1.2.3" give one
-				// version to several names.
-				for sawToAt && i >= 0 {
+				// "A and B to 1.2.3" or "A, B to 1.2.3" give one version
+				// to several names. Without "to"/"at" ("`aieg-crd` +
+				// `aieg` v1.0.0", "React and React DOM 19.1.0") the others
+				// are candidates a manifest must confirm exactly: the
+				// sentence's pin word is the first name's (ADR 0380).
+				for i >= 0 {
 					raw := toks[i]
 					if andWords[strings.ToLower(cleanToken(raw))] && i > 0 {
 						raw = toks[i-1]
@@ -136,14 +159,18 @@ func mentions(ln string, at int, heading string) []mention {
 					if !ok {
 						break
 					}
-					names = append([]string{t}, names...)
+					if sawToAt {
+						names = append([]string{t}, names...)
+					} else {
+						loose = append([]string{t}, loose...)
+					}
 					i--
 				}
 			}
 		}
 		// "We are pinning X at", "Pin A and B to", "hold X at": the verb
 		// right before the names.
-		for j := i; j >= 0 && len(names) > 0; j-- {
+		for j := i; j >= 0 && len(names) > 0 && len(loose) == 0; j-- {
 			t := strings.ToLower(cleanToken(toks[j]))
 			if pinVerbs[t] {
 				pinWord = true
@@ -157,11 +184,17 @@ func mentions(ln string, at int, heading string) []mention {
 		if to && len(names) == 0 {
 			names = prevNames
 		}
-		prevNames, prevEnd = names, m[3]
-		if len(names) == 0 && !pinWord {
+		prevNames, prevEnd = append(slices.Clone(loose), names...), m[3]
+		if len(names) == 0 && !pinWord || m[2] < skip {
 			continue
 		}
+		if len(loose) > 0 && (!pinWord || from) {
+			names, loose = append(loose, names...), nil
+		}
 		out = append(out, mention{line: at, names: names, version: ver, pinWord: pinWord && !from, from: from})
+		if len(loose) > 0 {
+			out = append(out, mention{line: at, names: loose, version: ver})
+		}
 	}
 	return out
 }

@@ -107,7 +107,10 @@ func (x declIndex) lookup(name string) []pin.Declaration {
 	sn := shortName(name)
 	for _, d := range x.all {
 		switch {
-		case strings.EqualFold(d.Package, name) || pin.NormalizeName(d.Ecosystem, name) == d.Package:
+		case strings.EqualFold(d.Package, name) || pin.NormalizeName(d.Ecosystem, name) == d.Package || slices.Contains(d.Aliases, strings.ToLower(name)):
+			// An alias is the name the repository itself gives the
+			// package where it declares it (an Argo CD Application's name
+			// for its chart, ADR 0381).
 			full = append(full, d)
 		case sn != "" && shortName(d.Package) == sn:
 			short = append(short, d)

@@ -139,10 +139,14 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 	pkgCol, verCol := -1, -1
 	history := false
 	prevBlank := true
+	var para []string // the lines of the paragraph or list item read so far
 	for i := 0; i < len(lines); i++ {
 		ln := lines[i]
 		at := s.line + offset + i
 		t := strings.TrimSpace(ln)
+		if fence != "" || t == "" || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || listItem.MatchString(ln) || isIndentedCode(ln) && !inList(lines, i) {
+			para = nil
+		}
 		p.rec.Clues.decision = append(p.rec.Clues.decision, textLine{line: at, text: ln, heading: s.heading})
 		if fence != "" {
 			if strings.HasPrefix(t, fence) {
@@ -243,12 +247,17 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		header = nil
 		if exampleLine.MatchString(ln) {
 			// "For example, pin requests to 2.31.0": an illustration.
+			para = nil
 			continue
 		}
 		// "(e.g., expo@53.0.13 vs 53.0.15)": an illustration inside the
 		// sentence names nothing the decision holds.
 		ln = inlineExample.ReplaceAllStringFunc(ln, func(m string) string { return strings.Repeat(" ", len(m)) })
-		p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
+		// A sentence wrapped over lines is read as one: the names and pin
+		// words of the lines above in its paragraph or list item count for
+		// a version on this one (ADR 0380).
+		p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentionsAfter(leadOf(para), ln, at, s.heading)...)
+		para = append(para, ln)
 		for _, m := range atForm.FindAllStringSubmatchIndex(ln, -1) {
 			name, ver := ln[m[2]:m[3]], ln[m[4]:m[5]]
 			if fromSide(ln[:m[2]], ln[m[5]:]) {
@@ -264,6 +273,15 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 	out = append(out, p.raw...)
 	p.raw = nil
 	return out
+}
+
+// leadOf is the text a wrapped line continues: the last two lines of its
+// paragraph or list item, joined (a sentence rarely spans more).
+func leadOf(para []string) string {
+	if len(para) > 2 {
+		para = para[len(para)-2:]
+	}
+	return strings.Join(para, " ")
 }
 
 func ecoOfAt(name string) pin.Ecosystem {

@@ -1,0 +1,123 @@
+package adr
+
+import (
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// repo380 is a repository of our own: an npm app, a Python service and an
+// Argo CD app-of-apps whose values name each Application apart from the
+// chart it installs.
+var repo380 = fstest.MapFS{
+	"web/package.json": {Data: []byte(`{"dependencies": {"hono": "4.7.2", "zod": "3.23.8", "react": "19.1.0", "react-dom": "19.1.0"},
+ "devDependencies": {"@nestjs/core": "10.3.2", "@nestjs/common": "10.3.2", "@astrojs/starlight": "0.30.1", "vite": "^6.1.0"}}`)},
+	"svc/requirements.txt": {Data: []byte("kopf==1.40.1\nhttpx>=0.27\n")},
+	"deploy/apps/values.yaml": {Data: []byte(`applications:
+  - name: mesh-crds
+    source:
+      repoURL: oci://registry.example.org/charts/service-mesh-crds
+      targetRevision: v2.4.1
+      path: .
+  - name: mesh
+    source:
+      repoURL: oci://registry.example.org/charts/service-mesh
+      targetRevision: v2.4.1
+      helm:
+        releaseName: meshctl
+  - name: cache
+    source:
+      repoURL: https://charts.example.org
+      chart: valkey
+      targetRevision: 1.9.0
+`)},
+}
+
+func pins380(t *testing.T, doc string) []string {
+	t.Helper()
+	rec, ws := Parse("docs/adr/0021-x.md", []byte(doc))
+	recs, _ := Ground([]Record{rec}, ws, Declared(repo380))
+	return pinsOf(recs[0])
+}
+
+// TestWrappedSentences (ADR 0380): a sentence hard-wrapped over lines is
+// one sentence; the names and pin words above the version's line count.
+// The first three cases fail on d551f80.
+func TestWrappedSentences(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"name at the end of one line, version on the next", "# 21. API\n\nStatus: Accepted\n\n## Decision\n\nThe API is served by `hono`\nat 4.7.2 on Node.\n",
+			[]string{"npm hono 4.7.2"}},
+		{"pin word and name on one line, version on the next", "# 21. Operator\n\nStatus: Accepted\n\n## Decision\n\nUntil the watch leak is fixed upstream we pin kopf to\n`1.40.1` in the service.\n",
+			[]string{"pip kopf 1.40.1"}},
+		{"wrapped list item", "# 21. Schemas\n\nStatus: Accepted\n\n## Decision\n\n- Validation goes through `zod`,\n  held at **3.23.8** until v4 settles.\n- Nothing else changes.\n",
+			[]string{"npm zod 3.23.8"}},
+		{"a new list item is a new sentence", "# 21. Schemas\n\nStatus: Accepted\n\n## Decision\n\n- We pin zod\n- 3.23.8 is the version the docs mention.\n",
+			nil},
+		{"a blank line ends the sentence", "# 21. Schemas\n\nStatus: Accepted\n\n## Decision\n\nWe pin zod\n\n3.23.8 was the version the spike used.\n",
+			nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, pins380(t, tt.doc)); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestNameLists (ADR 0380): names joined by "+", "&", "and" (or the
+// word in the record's language) before one version without "to"/"at"
+// are each a candidate a manifest must confirm exactly. The first three
+// cases fail on d551f80.
+func TestNameLists(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"plus between names", "# 21. UI\n\nStatus: Accepted\n\n## Decision\n\nBump `react` + `react-dom` `18.3.1 → 19.1.0` in one change.\n",
+			[]string{"npm react 19.1.0", "npm react-dom 19.1.0"}},
+		{"and, in prose", "# 21. UI\n\nStatus: Accepted\n\n## Decision\n\nThe UI uses react and react-dom 19.1.0.\n",
+			[]string{"npm react 19.1.0", "npm react-dom 19.1.0"}},
+		{"German und", "# 21. UI\n\nStatus: akzeptiert\n\n## Entscheidung\n\nWir nutzen react und react-dom 19.1.0.\n",
+			[]string{"npm react 19.1.0", "npm react-dom 19.1.0"}},
+		{"a listed name the manifests do not pin at that version is no pin", "# 21. UI\n\nStatus: Accepted\n\n## Decision\n\nThe UI uses preact and react-dom 19.1.0.\n",
+			[]string{"npm react-dom 19.1.0"}},
+		{"a pin word without to/at: the listed names are candidates only", "# 21. UI\n\nStatus: Accepted\n\n## Decision\n\nWe pin left-pad and right-pad 1.3.0.\n",
+			nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, pins380(t, tt.doc)); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestArgoApplicationNames (ADR 0381): a chart written by the name the
+// repository gives its Argo CD Application, or its Helm release name, is
+// that chart, at the version the Application holds exactly. Fails on
+// d551f80 for the first three.
+func TestArgoApplicationNames(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"application names, wrapped, upgrade arrow", "# 21. Mesh 2.4\n\n**Status:** Accepted\n\n## Decision\n\n- **Bump** in `deploy/apps/values.yaml`: `mesh-crds` + `mesh`\n  `v2.3.0 → v2.4.1`, in one change.\n",
+			[]string{"helm service-mesh-crds v2.4.1", "helm service-mesh v2.4.1"}},
+		{"release name", "# 21. Mesh\n\nStatus: Accepted\n\n## Decision\n\nWe run meshctl v2.4.1.\n",
+			[]string{"helm service-mesh v2.4.1"}},
+		{"chart key source, application name", "# 21. Cache\n\nStatus: Accepted\n\n## Decision\n\nUpgrade `cache` to 1.9.0.\n",
+			[]string{"helm valkey 1.9.0"}},
+		{"an application name at another version is no pin", "# 21. Cache\n\nStatus: Accepted\n\n## Decision\n\nUpgrade `cache` to 1.10.0.\n",
+			nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, pins380(t, tt.doc)); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
