@@ -30,6 +30,10 @@ type mention struct {
 	// from is true for the side an upgrade moves away from ("next 15.0.1
 	// → 15.1.12", "from 15.0.1 to …"): never a pin (ADR 0362).
 	from bool
+	// phrase is the product name of two or three words that ends in the
+	// last name ("Electron Forge", "Drizzle ORM"), longest first: tried
+	// when the last word alone names no package (ADR 0380).
+	phrase []string
 }
 
 // textLine is one line of a decision, for the audit of unread pins.
@@ -138,9 +142,11 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 			pinWord = true
 		}
 		var loose []string // names joined to the one before without "to"/"at"
+		var phrase []string
 		if i >= 0 {
 			if t, ok := nameAt(toks[i]); ok {
 				names = append(names, t)
+				phrase = phraseBefore(toks, i)
 				i--
 				// "A and B to 1.2.3" or "A, B to 1.2.3" give one version
 				// to several names. Without "to"/"at" ("`aieg-crd` +
@@ -191,10 +197,37 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		if len(loose) > 0 && (!pinWord || from) {
 			names, loose = append(loose, names...), nil
 		}
-		out = append(out, mention{line: at, names: names, version: ver, pinWord: pinWord && !from, from: from})
+		mn := mention{line: at, names: names, version: ver, pinWord: pinWord && !from, from: from}
+		if len(names) == 1 && len(loose) == 0 {
+			mn.phrase = phrase
+		}
+		out = append(out, mn)
 		if len(loose) > 0 {
 			out = append(out, mention{line: at, names: loose, version: ver})
 		}
+	}
+	return out
+}
+
+// productWord is a word of a product's name written in prose: letters
+// and digits, starting with a letter ("Electron", "ORM", "Next.js").
+var productWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9.]*$`)
+
+// phraseBefore returns the names of two and three words that end in the
+// word toks[i] ("Electron Forge" before 8.0.1), longest first, each word
+// a product word that is not prose ("with", "and", "we").
+func phraseBefore(toks []string, i int) []string {
+	var out []string
+	words := []string{cleanToken(toks[i])}
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		raw := toks[j]
+		w := cleanToken(raw)
+		lw := strings.ToLower(w)
+		if w != raw && strings.ContainsAny(raw, ",;:()") || !productWord.MatchString(w) || notNames[lw] || pinVerbs[lw] || andWords[lw] || fillers[lw] {
+			break
+		}
+		words = append([]string{w}, words...)
+		out = append([]string{strings.Join(words, " ")}, out...)
 	}
 	return out
 }

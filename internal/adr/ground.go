@@ -136,14 +136,20 @@ func (x declIndex) lookup(name string) []pin.Declaration {
 // agree, so a product that is not the package stays unmatched; a name
 // written with a package's punctuation ("grpc-go") is not a product name
 // and must be the package's own (ADR 0362).
-func (x declIndex) aliasOf(name, version string) []pin.Declaration {
+//
+// scoped is true when every hit is an npm package of one scope the name
+// is, or whose scope and name the product's words are ("NestJS" is
+// @nestjs/core and @nestjs/common, "Astro Starlight" @astrojs/starlight):
+// a product released as one scope, each of whose packages it names
+// (ADR 0380).
+func (x declIndex) aliasOf(name, version string) (hits []pin.Declaration, scoped bool) {
 	n := aliasKey(name)
 	// A name with a package's punctuation ("grpc-go", "org/x") claims to
 	// be a package's name; only a product's name in words is an alias.
 	if len(n) < 3 || partialVersion(version) || strings.ContainsAny(name, "-_/@:") {
-		return nil
+		return nil, false
 	}
-	var hits []pin.Declaration
+	scoped = true
 	for _, d := range exactAt(x.all, version) {
 		full := strings.ToLower(d.Package)
 		k := aliasKey(shortName(full))
@@ -157,11 +163,23 @@ func (x declIndex) aliasOf(name, version string) []pin.Declaration {
 		if len(short) > len(long) {
 			short, long = long, short
 		}
-		if k == n || scope == n || len(short) >= 4 && strings.HasPrefix(long, short) {
+		switch {
+		case scope != "" && (scope == n || scope+k == n):
 			hits = append(hits, d)
+		case k == n || len(short) >= 4 && strings.HasPrefix(long, short):
+			hits = append(hits, d)
+			scoped = false
 		}
 	}
-	return packages(hits)
+	hits = packages(hits)
+	if scoped {
+		for _, h := range hits {
+			if !strings.HasPrefix(h.Package, strings.SplitN(hits[0].Package, "/", 2)[0]+"/") {
+				scoped = false
+			}
+		}
+	}
+	return hits, scoped && len(hits) > 0
 }
 
 // aliasKey is a name without case, punctuation or a "js" suffix.
@@ -290,7 +308,9 @@ func (g *grounder) openPins(grounded map[string]bool) {
 		if len(pkgs) == 0 {
 			// A product name ("Turborepo") a manifest pins exactly under
 			// its package's name (turbo).
-			pkgs = g.idx.aliasOf(p.Package, p.Version)
+			if hits, scoped := g.idx.aliasOf(p.Package, p.Version); len(hits) == 1 || !scoped {
+				pkgs = hits
+			}
 		}
 		if len(pkgs) == 0 && len(g.idx.all) > 0 && !g.pinWordAt(p.Source.Line) {
 			// A table row or name@version the repository's manifests do
@@ -365,15 +385,36 @@ func (g *grounder) mention(m mention, name string) {
 	}
 	pkgs := packages(g.idx.lookup(name))
 	exact := packages(exactAt(g.idx.lookup(name), ver))
+	scoped := false
 	if len(pkgs) == 0 {
 		// A product name a manifest pins exactly under its package's name.
-		exact = g.idx.aliasOf(name, ver)
+		exact, scoped = g.idx.aliasOf(name, ver)
+	}
+	for _, ph := range m.phrase {
+		// "Electron Forge 8.0.1": the last word alone names no package;
+		// the product's name of two or three words may (ADR 0380).
+		if len(pkgs) > 0 || len(exact) > 0 {
+			break
+		}
+		if jn := strings.ToLower(strings.ReplaceAll(ph, " ", "-")); len(g.idx.lookup(jn)) > 0 {
+			name, pkgs, exact = ph, packages(g.idx.lookup(jn)), packages(exactAt(g.idx.lookup(jn), ver))
+			break
+		}
+		if ex, sc := g.idx.aliasOf(ph, ver); len(ex) > 0 {
+			name, exact, scoped = ph, ex, sc
+		}
 	}
 	switch {
-	case len(exact) == 1:
-		d := exact[0]
-		ver := heldVersion(d, ver)
-		g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("confirmed: %s:%d pins %s at %s", d.Manifest, d.Line, d.Package, d.Exact))
+	case len(exact) == 1 || scoped && len(exact) > 1:
+		// A product released as one npm scope ("NestJS 10.3.2" is every
+		// @nestjs package the manifests pin exactly at 10.3.2).
+		for _, d := range exact {
+			if g.hasPin(d.Package, ver) {
+				continue
+			}
+			ver := heldVersion(d, ver)
+			g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("confirmed: %s:%d pins %s at %s", d.Manifest, d.Line, d.Package, d.Exact))
+		}
 	case len(pkgs) == 1 && m.pinWord:
 		d := pkgs[0]
 		g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("the sentence says to pin it; %s declares %s %s (%s)", d.Manifest, d.Ecosystem, d.Package, d.Value))

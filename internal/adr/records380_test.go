@@ -5,13 +5,14 @@ import (
 	"testing/fstest"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // repo380 is a repository of our own: an npm app, a Python service and an
 // Argo CD app-of-apps whose values name each Application apart from the
 // chart it installs.
 var repo380 = fstest.MapFS{
-	"web/package.json": {Data: []byte(`{"dependencies": {"hono": "4.7.2", "zod": "3.23.8", "react": "19.1.0", "react-dom": "19.1.0"},
+	"web/package.json": {Data: []byte(`{"dependencies": {"hono": "4.7.2", "zod": "3.23.8", "react": "19.1.0", "react-dom": "19.1.0", "drizzle-orm": "0.45.2"},
  "devDependencies": {"@nestjs/core": "10.3.2", "@nestjs/common": "10.3.2", "@astrojs/starlight": "0.30.1", "vite": "^6.1.0"}}`)},
 	"svc/requirements.txt": {Data: []byte("kopf==1.40.1\nhttpx>=0.27\n")},
 	"deploy/apps/values.yaml": {Data: []byte(`applications:
@@ -116,6 +117,38 @@ func TestArgoApplicationNames(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if diff := cmp.Diff(tt.want, pins380(t, tt.doc)); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestProductNames (ADR 0380): a product's name of two or three words in
+// prose ("Drizzle ORM 0.45.2"), and a product released as one npm
+// scope ("NestJS 10.3.2" is each @nestjs package pinned exactly at that
+// version), grounded only where a manifest pins exactly that version. The
+// first three cases fail on d551f80.
+func TestProductNames(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"two words joined", "# 21. Data\n\nStatus: Accepted\n\n## Decision\n\nQueries go through Drizzle ORM 0.45.2, migrations too.\n",
+			[]string{"npm drizzle-orm 0.45.2"}},
+		{"a product released as one scope", "# 21. API\n\nStatus: Accepted\n\n## Decision\n\nThe API moves to NestJS 10.3.2.\n",
+			[]string{"npm @nestjs/core 10.3.2", "npm @nestjs/common 10.3.2"}},
+		{"in a list with other products, Italian", "# 21. Stack\n\n## Stato\n\nAccettato\n\n## Decisione\n\nVersioni pinate nel lockfile:\n\n- Hono 4.7.2, Nest JS 10.3.2\n",
+			[]string{"npm hono 4.7.2", "npm @nestjs/core 10.3.2", "npm @nestjs/common 10.3.2"}},
+		{"scope and name", "# 21. Docs\n\nStatus: Accepted\n\n## Decision\n\nDocs are built with Vite, Astro Starlight 0.30.1 and MDX.\n",
+			[]string{"npm @astrojs/starlight 0.30.1"}},
+		{"a scope at another version is no pin", "# 21. API\n\nStatus: Accepted\n\n## Decision\n\nThe API moves to NestJS 10.4.0.\n",
+			nil},
+		{"words that are not the product's name", "# 21. API\n\nStatus: Accepted\n\n## Decision\n\nWe considered Astro Pages 0.30.1 and rejected it.\n",
+			nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := pins380(t, tt.doc)
+			if diff := cmp.Diff(tt.want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b })); diff != "" {
 				t.Errorf("pins (-want +got):\n%s", diff)
 			}
 		})
