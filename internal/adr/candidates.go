@@ -30,6 +30,11 @@ type mention struct {
 	// from is true for the side an upgrade moves away from ("next 15.0.1
 	// → 15.1.12", "from 15.0.1 to …"): never a pin (ADR 0362).
 	from bool
+	// context is true for a candidate of the record's context under a
+	// title that pins ("one pinned version combination"): Ground takes it
+	// only when the decision gave no pin and a manifest pins it exactly
+	// (ADR 0381).
+	context bool
 	// phrase is the product name of two or three words that ends in the
 	// last name ("Electron Forge", "Drizzle ORM"), longest first: tried
 	// when the last word alone names no package (ADR 0380).
@@ -251,4 +256,54 @@ func nameAt(raw string) (string, bool) {
 		return "", false
 	}
 	return t, true
+}
+
+// contextHeading names the part of a record that states what the decision
+// is about, in the languages of status.go's table.
+var contextHeading = regexp.MustCompile(`(?i)^(?:\d+[.)]?\s*)?(?:context|background|problem|contexte|contexto|contesto|kontext|konteks|achtergrond|背景|배경|문제|状況|現状)`)
+
+// contextMentions collects the candidates of the context of a record
+// whose title says it pins ("ADR 2: one pinned version combination"):
+// such a record often names the versions it holds where it explains them
+// and decides only where they live. Examples, code blocks and upgrades'
+// from sides are left out as in the decision (ADR 0381).
+func (p *parser) contextMentions(doc string, offset int) {
+	if !pinHeading.MatchString(p.rec.Title) {
+		return
+	}
+	for _, s := range sections(doc) {
+		h := strings.TrimSpace(strings.Trim(s.heading, "*_`"))
+		if s.level == 0 || !contextHeading.MatchString(h) {
+			continue
+		}
+		var para []string
+		fence := ""
+		for i, ln := range strings.Split(mask(s.body).text, "\n") {
+			t := strings.TrimSpace(ln)
+			if fence != "" {
+				if strings.HasPrefix(t, fence) {
+					fence = ""
+				}
+				continue
+			}
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				fence, para = t[:3], nil
+				continue
+			}
+			if t == "" || strings.HasPrefix(t, "|") || listItem.MatchString(ln) || exampleLine.MatchString(ln) {
+				para = nil
+			}
+			if t == "" || strings.HasPrefix(t, "|") || exampleLine.MatchString(ln) {
+				continue
+			}
+			ln = inlineExample.ReplaceAllStringFunc(ln, func(m string) string { return strings.Repeat(" ", len(m)) })
+			for _, m := range mentionsAfter(leadOf(para), ln, s.line+offset+i, s.heading) {
+				if len(m.names) > 0 {
+					m.context, m.pinWord = true, false
+					p.rec.Clues.mentions = append(p.rec.Clues.mentions, m)
+				}
+			}
+			para = append(para, ln)
+		}
+	}
 }

@@ -356,13 +356,33 @@ func (g *grounder) pinWordAt(line int) bool {
 // mentions settles the record's candidates.
 func (g *grounder) mentions() {
 	title := strings.ToLower(g.rec.Title)
+	decided := len(g.rec.Pins) > 0
 	for _, m := range g.rec.Clues.mentions {
+		if m.context {
+			continue
+		}
 		if len(m.names) == 0 {
 			g.versionAlone(m, title)
 			continue
 		}
 		for _, name := range m.names {
 			g.mention(m, name)
+		}
+	}
+	if decided || len(g.rec.Pins) > 0 {
+		return
+	}
+	// A record whose title pins and whose decision gave no pin: the
+	// versions its context names that a manifest pins exactly (ADR 0381).
+	for _, m := range g.rec.Clues.mentions {
+		if !m.context || m.from || partialVersion(m.version) {
+			continue
+		}
+		for _, name := range m.names {
+			if ex := packages(exactAt(g.idx.lookup(name), m.version)); len(ex) == 1 && !g.hasPin(ex[0].Package, m.version) {
+				d := ex[0]
+				g.take(d.Ecosystem, d.Package, heldVersion(d, m.version), m.line, fmt.Sprintf("confirmed: the title says the record pins, its context names %s %s, and %s:%d pins %s at %s", name, m.version, d.Manifest, d.Line, d.Package, d.Exact))
+			}
 		}
 	}
 }

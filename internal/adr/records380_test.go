@@ -154,3 +154,28 @@ func TestProductNames(t *testing.T) {
 		})
 	}
 }
+
+// TestPinningTitleContext (ADR 0381): a record whose title says it pins
+// and whose decision gives no pin names the versions it holds in its
+// context; those a manifest pins at exactly that version are its pins.
+// The first case fails on d551f80.
+func TestPinningTitleContext(t *testing.T) {
+	const ctx = "## Context\n\nThe operator and its HTTP client break in ways that look like network faults:\n\n- `kopf 1.40.1` is the last release without the watch leak.\n- `httpx 0.27.2` needs the matching h11.\n- We moved from `hono 4.6.0` to the current server last year.\n\n"
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"title pins, decision says where", "# ADR 0004 - one pinned operator toolchain\n\n**Status** accepted\n\n" + ctx + "## Decision\n\nOne constant in `svc/settings.py`, read by the build and CI.\n",
+			[]string{"pip kopf 1.40.1"}},
+		{"a title that does not pin", "# ADR 0004 - operator toolchain\n\n**Status** accepted\n\n" + ctx + "## Decision\n\nOne constant in `svc/settings.py`, read by the build and CI.\n",
+			nil},
+		{"a decision that pins: the context stays context", "# ADR 0004 - pinned operator toolchain\n\n**Status** accepted\n\n" + ctx + "## Decision\n\nWe pin zod to 3.23.8.\n",
+			[]string{"npm zod 3.23.8"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, pins380(t, tt.doc)); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
