@@ -30,7 +30,7 @@ var (
 		`cons[ée]quence|consecuencia|consequência|konsequenz|konsekuensi|konteks|contexto|kontext|[ée]cart[ée]|rejet|verworfen|abgelehnt|descartad|rechazad|rejeitad|alternativ|risque|riesgo|背景|結果|结果|代替|替代|문제|배경|결과|대안`)
 	// notDecided are the parts of a record without a decision heading
 	// that record rather than decide: status, history, references, links.
-	notDecided = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:status|statut|estado|stand|history|historique|historial|changelog|change log|references?|r[ée]f[ée]rences|referencias|refer[êe]ncias|links|liens|enlaces|see also|voir aussi)\b`)
+	notDecided = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:status|statut|estado|stato|상태|статус|durum|stand|history|historique|historial|changelog|change log|references?|r[ée]f[ée]rences|referencias|refer[êe]ncias|links|liens|enlaces|see also|voir aussi)\b`)
 	// inlineExample is an illustration inside a sentence: "(e.g., expo@53.0.13
 	// vs 53.0.15)", ", for example X 1.2.3.": what it names is not decided.
 	inlineExample = regexp.MustCompile(`(?i)(?:\(|[,;:]\s*|\s)(?:e\.\s?g\.|for example|for instance|z\.\s?b\.|par exemple|por ejemplo|p\.\s?ex\.|例えば|例如)[^)]*?(?:\)|$|\.\s)`)

@@ -179,3 +179,35 @@ func TestPinningTitleContext(t *testing.T) {
 		})
 	}
 }
+
+// TestStatusInMoreLanguages (ADR 0382): a status written in Italian,
+// Korean, Russian, Polish, Swedish or Turkish is read; before, its label
+// was not one and the record counted as having no status, so a proposed
+// or rejected record's pins were enforced (or, with a known label, an
+// accepted one's were in doubt). All but the Italian and Korean accepted,
+// Polish draft and Swedish cases fail on d551f80.
+func TestStatusInMoreLanguages(t *testing.T) {
+	const dec = "\n\n## Decision\n\nWe pin zod to 3.23.8.\n"
+	for _, tt := range []struct {
+		name, doc string
+		enforced  bool
+	}{
+		{"Italian accepted heading", "# 21. Schemi\n\n## Stato\n\nAccettato in A01." + dec, true},
+		{"Italian proposed heading", "# 21. Schemi\n\n## Stato\n\nProposto" + dec, false},
+		{"Korean proposed label", "# 21. 스키마\n\n상태: 제안됨" + dec, false},
+		{"Korean accepted with English", "# 21. 스키마\n\n상태: 채택(Accepted) · 2026-07-04" + dec, true},
+		{"Korean rejected", "# 21. 스키마\n\n**상태**: 거부됨" + dec, false},
+		{"Russian superseded", "# 21. Схемы\n\nСтатус: Заменено на ADR-22" + dec, false},
+		{"Polish accepted", "# 21. Schematy\n\nStatus: Zaakceptowana" + dec, true},
+		{"Polish draft", "# 21. Schematy\n\nStatus: Szkic" + dec, false},
+		{"Swedish rejected", "# 21. Scheman\n\nStatus: Avvisad" + dec, false},
+		{"Turkish proposed", "# 21. Şemalar\n\nDurum: Önerildi" + dec, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, _ := Parse("docs/adr/0021-x.md", []byte(tt.doc))
+			if rec.Enforced != tt.enforced {
+				t.Errorf("enforced = %v (status %q), want %v", rec.Enforced, rec.Status, tt.enforced)
+			}
+		})
+	}
+}
