@@ -48,22 +48,34 @@ type textLine struct {
 }
 
 var (
-	mentionVer = regexp.MustCompile(`(?:^|[\s(=:@,"'])=*(v?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?)(?:$|[\s),;:!?"']|\.(?:\s|$))`)
+	mentionVer = regexp.MustCompile(`(?:^|[\s(=:@,"'（「])=*(v?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?)(?:$|[\s),;:!?"'。，、；：！？）」]|\.(?:\s|$))`)
 	// pinHeading is a heading that pins what is listed under it: "Fixed
 	// versions", "Pinned dependencies", "Locked", "Versions épinglées";
 	// not "Bug fixes" or "What we keep" (ADR 0362).
-	pinHeading = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|lock|locks|locked|frozen|freeze|held|fixed\s+versions?|exact\s+versions?)\b|[ée]pingl|versions?\s+fix[ée]es|gepinnt|fixiert|fijad|fixad|固定|고정`)
+	pinHeading = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|lock|locks|locked|frozen|freeze|held|fixed\s+versions?|exact\s+versions?)\b|[ée]pingl|versions?\s+fix[ée]es|versions?\s+fig[ée]es|verrouill|gepinnt|fixiert|festgeschrieben|eingefroren|fijad|fixad|congelad|travad|pinnat|pinat[ei]|fissat|bloccat|congelat|vastgezet|bevroren|dikunci|terkunci|disematkan|固定|锁定|鎖定|고정`)
 	// pinLineRE is a line that says to pin: the pin words, and "fix",
 	// "keep" or "stay" only with the version they hold at ("keep X at
 	// 1.2.3"), not "fixed in 1.2.3" or "fixes the leak" (ADR 0362).
-	pinLineRE = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|hold|holds|held|holding|lock|locks|locked|locking|freeze|freezes|froze|frozen|freezing)\b|\b(?:fix|fixed|keep|keeps|kept|keeping|stay|stays)\s+(?:\S+\s+){0,3}?(?:at|to|on)\s+[\x60*_"']*v?[0-9]`)
+	pinLineRE = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|hold|holds|held|holding|lock|locks|locked|locking|freeze|freezes|froze|frozen|freezing)\b|\b(?:fix|fixed|keep|keeps|kept|keeping|stay|stays)\s+(?:\S+\s+){0,3}?(?:at|to|on)\s+[\x60*_"']*v?[0-9]|` +
+		// The same words in the record's language (ADR 0380): épingler,
+		// figer, verrouiller; pinnen, fixieren, einfrieren; fijar,
+		// congelar; fixar, travar; fissare, bloccare; vastzetten;
+		// mengunci, menyematkan; 固定, 锁定, 고정.
+		pinWordsIntl.String())
+	pinWordsIntl = regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(?:[ée]pingl\p{L}*|fig(?:er|[ée]e?s?|eons)|verrouill\p{L}*|(?:ge)?pinn(?:en|t|e|te|ten)|fixier\p{L}*|festgeschrieben|einfrier\p{L}*|eingefroren|fij(?:ar|ad[oa]s?|amos)|fix(?:ar|ad[oa]s?|amos)|congel\p{L}*|trav(?:ar|ad[oa]s?)|pinn?a(?:re|t[oaie])|fiss(?:are|at[oaie]|iamo)|blocc(?:are|at[oaie]|hiamo)|vastgezet|vastzetten|vastpinnen|bevroren|(?:di|meng)kunci|(?:di|meny)ematkan)(?:$|[^\p{L}\p{N}])|固定|锁定|鎖定|고정|ピン留め|ピン止め`)
 	nameLike  = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
 	hasLetter = regexp.MustCompile(`[A-Za-z]`)
 )
 
 // fillers are the words between a name and its version ("X is pinned to",
 // "X version", "X at"), skipped looking back from the version.
-var fillers = map[string]bool{"to": true, "at": true, "is": true, "are": true, "was": true, "be": true, "been": true, "being": true, "stays": true, "stay": true, "remains": true, "remain": true, "on": true, "version": true, "versions": true, "ver": true, "v": true, "release": true, "exactly": true, "exact": true, "=": true, "==": true, ":": true, "@": true, "-": true, "–": true, "—": true, "of": true, "pinned": true, "pinning": true, "held": true, "holding": true, "locked": true, "locking": true, "kept": true, "keeping": true, "fixed": true, "frozen": true}
+var fillers = map[string]bool{"to": true, "at": true, "is": true, "are": true, "was": true, "be": true, "been": true, "being": true, "stays": true, "stay": true, "remains": true, "remain": true, "on": true, "version": true, "versions": true, "ver": true, "v": true, "release": true, "exactly": true, "exact": true, "=": true, "==": true, ":": true, "@": true, "-": true, "–": true, "—": true, "of": true, "pinned": true, "pinning": true, "held": true, "holding": true, "locked": true, "locking": true, "kept": true, "keeping": true, "fixed": true, "frozen": true,
+	// The same in the records' other languages (ADR 0380): "kopf est
+	// épinglé à la version 1.40.1", "kopf wird auf 1.40.1 gepinnt", "zod
+	// fissato alla 3.23.8", "kopf を 1.40.1 に固定".
+	"est": true, "sont": true, "reste": true, "restent": true, "à": true, "a": true, "la": true, "en": true, "sur": true, "ist": true, "sind": true, "wird": true, "werden": true, "bleibt": true, "auf": true, "bei": true, "es": true, "está": true, "queda": true, "é": true, "fica": true, "em": true, "na": true, "no": true, "è": true, "resta": true, "alla": true, "sulla": true, "su": true, "blijft": true, "op": true, "wordt": true, "pada": true, "tetap": true, "di": true, "versión": true, "versão": true, "versione": true, "versie": true, "versi": true,
+	"épinglé": true, "épinglée": true, "épinglés": true, "épinglées": true, "figé": true, "figée": true, "figés": true, "figées": true, "verrouillé": true, "verrouillée": true, "verrouillés": true, "gepinnt": true, "fixiert": true, "eingefroren": true, "fijado": true, "fijada": true, "fijados": true, "congelado": true, "congelada": true, "fixado": true, "fixada": true, "fixados": true, "travado": true, "travada": true, "pinnato": true, "pinnata": true, "pinnati": true, "pinate": true, "pinati": true, "fissato": true, "fissata": true, "fissati": true, "bloccato": true, "bloccata": true, "vastgezet": true, "dikunci": true, "disematkan": true,
+	"を": true, "は": true, "が": true, "の": true, "に": true, "で": true, "를": true, "을": true, "은": true, "는": true, "이": true, "가": true, "로": true, "으로": true, "为": true, "為": true, "在": true, "到": true, "是": true, "将": true, "把": true}
 
 // pinVerbs are the words that say to pin, in a candidate's own phrase.
 var pinVerbs = map[string]bool{"pin": true, "pinned": true, "pinning": true, "pins": true, "hold": true, "held": true, "holding": true, "holds": true, "lock": true, "locked": true, "locking": true, "locks": true, "keep": true, "kept": true, "keeping": true, "keeps": true, "fix": true, "fixed": true, "fixing": true, "freeze": true, "frozen": true, "freezing": true}
@@ -99,10 +111,10 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 	repl := strings.NewReplacer("`", " ", "**", " ", "__", " ", "|", " ")
 	first := ln
 	skip := 0 // versions before this offset are lead's, read there
-	plain := repl.Replace(ln)
+	plain := cjkSpace(repl.Replace(ln))
 	if lead != "" {
 		first = lead
-		pl := repl.Replace(lead)
+		pl := cjkSpace(repl.Replace(lead))
 		skip = len(pl) + 1
 		plain = pl + " " + plain
 	}
@@ -133,16 +145,16 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		pinWord := false
 		for ; i >= 0; i-- {
 			t := strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))
-			if t == "" || fillers[t] || from && fromTokens[t] {
+			if t == "" || fillers[t] || from && fromTokens[t] || cjkPin.MatchString(t) {
 				if t == "to" || t == "at" {
 					sawToAt = true
 				}
-				pinWord = pinWord || pinVerbs[t]
+				pinWord = pinWord || pinVerbs[t] || pinWordsIntl.MatchString(t)
 				continue
 			}
 			break
 		}
-		if i >= 0 && pinVerbs[strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))] {
+		if i >= 0 && isPinVerb(strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))) || cjkPinAfter.MatchString(after) {
 			// "Pin exactly: version = 0.9.8": a version alone.
 			pinWord = true
 		}
@@ -183,7 +195,7 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		// right before the names.
 		for j := i; j >= 0 && len(names) > 0 && len(loose) == 0; j-- {
 			t := strings.ToLower(cleanToken(toks[j]))
-			if pinVerbs[t] {
+			if isPinVerb(t) {
 				pinWord = true
 				break
 			}
@@ -214,6 +226,33 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 	return out
 }
 
+// isPinVerb reports whether the lower-cased word says to pin, in any of
+// the records' languages.
+func isPinVerb(t string) bool { return pinVerbs[t] || t != "" && pinWordsIntl.MatchString(t) }
+
+var (
+	// cjkPin is a pin word in Chinese, Japanese or Korean, written
+	// between a name and its version ("kopf 固定为 1.40.1").
+	cjkPin = regexp.MustCompile(`^(?:固定|锁定|鎖定|고정|ピン留め|ピン止め)`)
+	// cjkPinAfter is one after the version: "kopf を 1.40.1 に固定",
+	// "kopf를 1.40.1로 고정".
+	// The verb at the end of a German or Dutch clause is one too: "httpx
+	// wird auf 0.27.2 gepinnt".
+	cjkPinAfter = regexp.MustCompile(`^\s*[\x60*_]*\s*(?:に|로|으로|で|为|為|到|在)?\s*(?:固定|锁定|鎖定|고정|ピン留め|ピン止め)|(?i)^\s*[\x60*_]*\s*(?:gepinnt|fixiert|festgeschrieben|festgepinnt|eingefroren|vastgezet|vastgepind)\b`)
+	cjkLeft     = regexp.MustCompile(`([\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}])([A-Za-z0-9@])`)
+	cjkRight    = regexp.MustCompile(`([A-Za-z0-9])([\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}])`)
+)
+
+// cjkSpace puts a space where Chinese, Japanese or Korean text touches a
+// name or a version ("kopfを1.40.1に固定", "kopf를 1.40.1로"), as the
+// other languages write one.
+func cjkSpace(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r > 0x2e80 }) {
+		return s
+	}
+	return cjkRight.ReplaceAllString(cjkLeft.ReplaceAllString(s, "$1 $2"), "$1 $2")
+}
+
 // productWord is a word of a product's name written in prose: letters
 // and digits, starting with a letter ("Electron", "ORM", "Next.js").
 var productWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9.]*$`)
@@ -228,7 +267,7 @@ func phraseBefore(toks []string, i int) []string {
 		raw := toks[j]
 		w := cleanToken(raw)
 		lw := strings.ToLower(w)
-		if w != raw && strings.ContainsAny(raw, ",;:()") || !productWord.MatchString(w) || notNames[lw] || pinVerbs[lw] || andWords[lw] || fillers[lw] {
+		if w != raw && strings.ContainsAny(raw, ",;:()") || !productWord.MatchString(w) || notNames[lw] || isPinVerb(lw) || andWords[lw] || fillers[lw] {
 			break
 		}
 		words = append([]string{w}, words...)
@@ -252,7 +291,7 @@ func toAfter(between string) bool {
 // not one.
 func nameAt(raw string) (string, bool) {
 	t := cleanToken(strings.TrimRight(cleanToken(raw), ":=@"))
-	if t == "" || notNames[strings.ToLower(t)] || pinVerbs[strings.ToLower(t)] || !nameLike.MatchString(t) || !hasLetter.MatchString(t) || mentionVer.MatchString(" "+t+" ") {
+	if t == "" || notNames[strings.ToLower(t)] || isPinVerb(strings.ToLower(t)) || !nameLike.MatchString(t) || !hasLetter.MatchString(t) || mentionVer.MatchString(" "+t+" ") {
 		return "", false
 	}
 	return t, true

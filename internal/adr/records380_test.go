@@ -211,3 +211,30 @@ func TestStatusInMoreLanguages(t *testing.T) {
 		})
 	}
 }
+
+// TestPinWordsInOtherLanguages (ADR 0380): the sentence says to pin in the
+// record's language. httpx is declared as a range (httpx>=0.27), so only
+// a pin word makes 0.27.2 a pin; each case but the last fails on d551f80.
+func TestPinWordsInOtherLanguages(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"French, active", "# 21. Client\n\nStatut : accepté\n\n## Décision\n\nNous épinglons httpx à 0.27.2.\n", []string{"pip httpx 0.27.2"}},
+		{"French, passive", "# 21. Client\n\nStatut : accepté\n\n## Décision\n\nhttpx est figé à la version 0.27.2 jusqu'à nouvel ordre.\n", []string{"pip httpx 0.27.2"}},
+		{"German, verb last", "# 21. Client\n\nStatus: akzeptiert\n\n## Entscheidung\n\nhttpx wird auf 0.27.2 gepinnt.\n", []string{"pip httpx 0.27.2"}},
+		{"Italian", "# 21. Client\n\n## Stato\n\nAccettato\n\n## Decisione\n\nhttpx è fissato alla 0.27.2.\n", []string{"pip httpx 0.27.2"}},
+		{"Spanish", "# 21. Cliente\n\nEstado: aceptado\n\n## Decisión\n\nFijamos httpx en 0.27.2.\n", []string{"pip httpx 0.27.2"}},
+		{"Portuguese", "# 21. Cliente\n\nEstado: aceito\n\n## Decisão\n\nhttpx fica fixado na versão 0.27.2.\n", []string{"pip httpx 0.27.2"}},
+		{"Japanese, no spaces", "# 21. クライアント\n\nステータス: 承認済み\n\n## 決定\n\nhttpxを0.27.2に固定する。\n", []string{"pip httpx 0.27.2"}},
+		{"Korean", "# 21. 클라이언트\n\n상태: 채택\n\n## 결정\n\nhttpx를 0.27.2로 고정한다.\n", []string{"pip httpx 0.27.2"}},
+		{"Chinese", "# 21. 客户端\n\n状态：已接受\n\n## 决定\n\n将 httpx 锁定在 0.27.2。\n", []string{"pip httpx 0.27.2"}},
+		{"no pin word in any language", "# 21. Client\n\nStatut : accepté\n\n## Décision\n\nhttpx 0.27.2 est la dernière version publiée.\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, pins380(t, tt.doc)); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
