@@ -63,8 +63,8 @@ var (
 		// mengunci, menyematkan; 固定, 锁定, 고정.
 		pinWordsIntl.String())
 	pinWordsIntl = regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(?:[ée]pingl\p{L}*|fig(?:er|[ée]e?s?|eons)|verrouill\p{L}*|(?:ge)?pinn(?:en|t|e|te|ten)|fixier\p{L}*|festgeschrieben|einfrier\p{L}*|eingefroren|fij(?:ar|ad[oa]s?|amos)|fix(?:ar|ad[oa]s?|amos)|congel\p{L}*|trav(?:ar|ad[oa]s?)|pinn?a(?:re|t[oaie])|fiss(?:are|at[oaie]|iamo)|blocc(?:are|at[oaie]|hiamo)|vastgezet|vastzetten|vastpinnen|bevroren|(?:di|meng)kunci|(?:di|meny)ematkan)(?:$|[^\p{L}\p{N}])|固定|锁定|鎖定|고정|ピン留め|ピン止め`)
-	nameLike  = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
-	hasLetter = regexp.MustCompile(`[A-Za-z]`)
+	nameLike     = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
+	hasLetter    = regexp.MustCompile(`[A-Za-z]`)
 )
 
 // fillers are the words between a name and its version ("X is pinned to",
