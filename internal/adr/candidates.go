@@ -35,6 +35,10 @@ type mention struct {
 	// only when the decision gave no pin and a manifest pins it exactly
 	// (ADR 0381).
 	context bool
+	// not is true when the words before the names deny them ("not",
+	// "instead of", "do not pin"); bound when a floor or a ceiling is
+	// written in words ("at least", "or later"): never pins (ADR 0382).
+	not, bound bool
 	// phrase is the product name of two or three words that ends in the
 	// last name ("Electron Forge", "Drizzle ORM"), longest first: tried
 	// when the last word alone names no package (ADR 0380).
@@ -137,6 +141,9 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 			strings.HasPrefix(strings.TrimLeft(plain[m[3]:], " "), ",") && strings.ContainsAny(plain[m[3]:min(len(plain), m[3]+4)], "<>") {
 			continue // a range: ">= 6.0.1", "~> 6.4", "^1.2.3", "1.2.3,<2"
 		}
+		// A floor or a ceiling in words ("at least 1.2.3", "1.2.3 or
+		// later", "mindestens", "以上"): a range too (ADR 0382).
+		bound := boundBefore.MatchString(before) || boundAfter.MatchString(after)
 		toks := strings.Fields(plain[:m[2]])
 		// Strip a trailing "=", ":" or "@" glued to the word before.
 		var names []string
@@ -145,7 +152,7 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		pinWord := false
 		for ; i >= 0; i-- {
 			t := strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))
-			if t == "" || fillers[t] || from && fromTokens[t] || cjkPin.MatchString(t) {
+			if t == "" || fillers[t] || from && fromTokens[t] || cjkPin.MatchString(t) || bound && boundWords[t] {
 				if t == "to" || t == "at" {
 					sawToAt = true
 				}
@@ -193,10 +200,16 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		}
 		// "We are pinning X at", "Pin A and B to", "hold X at": the verb
 		// right before the names.
+		// "not X 1.2.3", "instead of X 1.2.3", "do not pin X to 1.2.3":
+		// the sentence says what the decision does not hold (ADR 0382).
+		negated := len(names) > 0 && negatedAt(toks, i, false)
+		// "at least hono 4.7.2": the bound stands before the names.
+		bound = bound || len(names) > 0 && i >= 0 && boundBefore.MatchString(strings.Join(toks[max(0, i-2):i+1], " "))
 		for j := i; j >= 0 && len(names) > 0 && len(loose) == 0; j-- {
 			t := strings.ToLower(cleanToken(toks[j]))
 			if isPinVerb(t) {
 				pinWord = true
+				negated = negated || negatedAt(toks, j-1, true)
 				break
 			}
 			if !auxiliaries[t] {
@@ -214,16 +227,63 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		if len(loose) > 0 && (!pinWord || from) {
 			names, loose = append(loose, names...), nil
 		}
-		mn := mention{line: at, names: names, version: ver, pinWord: pinWord && !from, from: from}
+		mn := mention{line: at, names: names, version: ver, pinWord: pinWord && !from && !negated, from: from, not: negated, bound: bound}
 		if len(names) == 1 && len(loose) == 0 {
 			mn.phrase = phrase
 		}
 		out = append(out, mn)
 		if len(loose) > 0 {
-			out = append(out, mention{line: at, names: loose, version: ver})
+			out = append(out, mention{line: at, names: loose, version: ver, not: negated, bound: bound})
 		}
 	}
 	return out
+}
+
+var (
+	// boundBefore ends the text before a version that is a floor or a
+	// ceiling: "at least", "minimum", "no older than", "up to", in the
+	// records' languages.
+	boundBefore = regexp.MustCompile(`(?i)(?:\bat\s+least|\bminimum(?:\s+version)?|\bmin\.?|\bno\s+(?:older|earlier|lower)\s+than|\bnot\s+(?:older|earlier|lower|below)(?:\s+than)?|\bup\s+to|\bolder\s+than|\bnewer\s+than|\bprior\s+to|\bmindestens|\bh[öo]chstens|\bau\s+moins|\bau\s+minimum|\bal\s+menos|\bcomo\s+m[íi]nimo|\bpelo\s+menos|\bno\s+m[íi]nimo|\balmeno|\bminimo|\bminimaal|\bten\s*minste|\bsetidaknya|\bminimal|≥|≧|⩾)(?:\s+(?:version|versi[óo]n|vers[ãa]o|versione|versie|versi|v))?[\s:]*$`)
+	// boundAfter starts the text after one: "or later", "and above",
+	// "onwards", "oder höher", "ou supérieur", "以上", "이상".
+	boundAfter = regexp.MustCompile(`(?i)^[\s\x60*_]*(?:\+(?:\s|$)|or\s+(?:later|newer|higher|above|greater|more\s+recent|earlier|lower|older|below)|and\s+(?:later|newer|higher|above|up|beyond)|onwards?|oder\s+(?:h[öo]her|neuer|sp[äa]ter)|und\s+h[öo]her|ou\s+(?:sup[ée]rieure?|plus\s+r[ée]cente?|ult[ée]rieure?)|o\s+(?:superior|posterior|m[áa]s\s+reciente|superiore|successiva)|ou\s+(?:superior|posterior|mais\s+recente)|of\s+(?:hoger|nieuwer)|atau\s+(?:lebih\s+baru|lebih\s+tinggi)|以上|以降|이상|以下|이하)`)
+)
+
+// boundWords are the one-word bounds, skipped looking back from the
+// version to its name ("hono mindestens 4.7.2").
+var boundWords = map[string]bool{"minimum": true, "min": true, "mindestens": true, "höchstens": true, "hochstens": true, "almeno": true, "minimo": true, "minimaal": true, "setidaknya": true, "minimal": true, "≥": true, "≧": true, "⩾": true}
+
+// negations deny the name after them; negVerb those that deny a pin verb
+// after them ("do not pin", "no fijamos", "ne ... pas").
+var (
+	negations = map[string]bool{"not": true, "never": true, "avoid": true, "avoiding": true, "except": true, "excluding": true, "without": true, "unlike": true, "nicht": true, "kein": true, "keine": true, "ohne": true, "außer": true, "statt": true, "anstatt": true, "anstelle": true, "pas": true, "sans": true, "sauf": true, "jamais": true, "nunca": true, "sin": true, "excepto": true, "não": true, "sem": true, "exceto": true, "non": true, "senza": true, "tranne": true, "niet": true, "geen": true, "zonder": true, "tidak": true, "bukan": true, "tanpa": true}
+	negVerb   = map[string]bool{"not": true, "never": true, "don't": true, "dont": true, "doesn't": true, "won't": true, "no": true, "nicht": true, "pas": true, "não": true, "non": true, "niet": true, "tidak": true, "jangan": true}
+	// negPairs are the two-word ones: "instead of", "rather than", "in
+	// place of", "au lieu de", "en lugar de", "em vez de", "invece di",
+	// "in plaats van".
+	negPairs = map[[2]string]bool{{"instead", "of"}: true, {"rather", "than"}: true, {"place", "of"}: true, {"lieu", "de"}: true, {"lieu", "d"}: true, {"lugar", "de"}: true, {"vez", "de"}: true, {"invece", "di"}: true, {"plaats", "van"}: true}
+)
+
+// negatedAt reports whether toks[j] (and the word before it) deny what
+// follows: the names (verb false) or a pin verb (verb true, which also
+// looks one word further: "do not pin", "ne l'épinglons pas").
+func negatedAt(toks []string, j int, verb bool) bool {
+	word := func(k int) string {
+		if k < 0 || k >= len(toks) {
+			return ""
+		}
+		return strings.ToLower(cleanToken(toks[k]))
+	}
+	for k := j; k >= 0 && k >= j-1; k-- {
+		w := word(k)
+		if verb && negVerb[w] || negations[w] || negPairs[[2]string{word(k - 1), w}] {
+			return true
+		}
+		if !verb {
+			break
+		}
+	}
+	return false
 }
 
 // isPinVerb reports whether the lower-cased word says to pin, in any of

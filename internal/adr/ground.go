@@ -375,7 +375,7 @@ func (g *grounder) mentions() {
 	// A record whose title pins and whose decision gave no pin: the
 	// versions its context names that a manifest pins exactly (ADR 0381).
 	for _, m := range g.rec.Clues.mentions {
-		if !m.context || m.from || partialVersion(m.version) {
+		if !m.context || m.from || m.not || m.bound || partialVersion(m.version) {
 			continue
 		}
 		for _, name := range m.names {
@@ -395,6 +395,12 @@ func (g *grounder) mention(m mention, name string) {
 	switch {
 	case m.from:
 		g.reject("", name, ver, m.line, "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
+		return
+	case m.not:
+		g.reject("", name, ver, m.line, whyDenied)
+		return
+	case m.bound:
+		g.reject("", name, ver, m.line, whyBound)
 		return
 	case partialVersion(ver):
 		g.reject("", name, ver, m.line, "a partial version: "+ver+" names a release line, not one release, and is never an exact pin; write the full version")
@@ -460,7 +466,7 @@ func (g *grounder) mention(m mention, name string) {
 // that pins ("Pin exactly: version = \"0.9.8\""): the package is the one a
 // manifest pins exactly at that version whose name the title says.
 func (g *grounder) versionAlone(m mention, title string) {
-	if partialVersion(m.version) {
+	if partialVersion(m.version) || m.bound || m.not {
 		return
 	}
 	var hits []pin.Declaration
@@ -528,7 +534,7 @@ func (g *grounder) unread() []Warning {
 			continue // the manifests disagree: no one version to confirm
 		}
 		for _, l := range g.rec.Clues.decision {
-			if !namesAt(l.text, d.Package, d.Exact) {
+			if !namesAt(l.text, d.Package, d.Exact) || g.saysNotAPin(l.line, d.Package) {
 				continue
 			}
 			seen[string(d.Ecosystem)+d.Package] = true
@@ -538,6 +544,22 @@ func (g *grounder) unread() []Warning {
 		}
 	}
 	return out
+}
+
+// whyDenied and whyBound are why a candidate the sentence itself says is
+// not a pin was not taken: the line says so, and the audit of unread pins
+// leaves it (ADR 0382).
+const (
+	whyDenied = "the sentence denies it (\"not\", \"instead of\", \"do not pin\"): what the decision does not hold is no pin"
+	whyBound  = "a floor or a ceiling in words (\"at least\", \"or later\", \"up to\"): a range, not an exact version"
+)
+
+// saysNotAPin reports whether the record rejected a candidate of pkg on
+// line because its sentence denies or bounds it.
+func (g *grounder) saysNotAPin(line int, pkg string) bool {
+	return slices.ContainsFunc(g.rec.Rejected, func(c Candidate) bool {
+		return c.Line == line && (c.Why == whyDenied || c.Why == whyBound) && (strings.EqualFold(c.Package, pkg) || shortName(c.Package) == shortName(pkg) || aliasKey(c.Package) == aliasKey(shortName(pkg)))
+	})
 }
 
 // namesAt reports whether line writes the package pkg (its full or short

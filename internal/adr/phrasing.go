@@ -264,10 +264,22 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				p.reject(candidate(name, ver, at), "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
 				continue
 			}
+			if toks := strings.Fields(ln[:m[2]]); negatedAt(toks, len(toks)-1, false) || boundBefore.MatchString(ln[:m[2]]) || boundAfter.MatchString(ln[m[5]:]) {
+				why := whyDenied
+				if !negatedAt(toks, len(toks)-1, false) {
+					why = whyBound
+				}
+				p.reject(candidate(name, ver, at), why)
+				continue
+			}
 			add(ecoOfAt(name), name, ver, at)
 		}
-		for _, m := range pinVerb.FindAllStringSubmatch(ln, -1) {
-			add("", m[1], m[2], at)
+		for _, m := range pinVerb.FindAllStringSubmatchIndex(ln, -1) {
+			if toks := strings.Fields(ln[:m[0]]); negatedAt(toks, len(toks)-1, true) {
+				p.reject(candidate(ln[m[2]:m[3]], ln[m[4]:m[5]], at), whyDenied)
+				continue
+			}
+			add("", ln[m[2]:m[3]], ln[m[4]:m[5]], at)
 		}
 	}
 	out = append(out, p.raw...)

@@ -238,3 +238,40 @@ func TestPinWordsInOtherLanguages(t *testing.T) {
 		})
 	}
 }
+
+// TestNegationsAndBounds (ADR 0382): a version the sentence denies, or
+// bounds in words, is no pin even where a manifest pins exactly that
+// version (hono 4.7.2, zod 3.23.8, kopf 1.40.1 are exact in repo380). The
+// denied and bounded cases fail on d551f80; the last two are the pins
+// next to them, kept.
+func TestNegationsAndBounds(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"at least", "# 21. API\n\nStatus: Accepted\n\n## Decision\n\nAny server works; we require at least hono 4.7.2 for the router.\n", nil},
+		{"or later", "# 21. API\n\nStatus: Accepted\n\n## Decision\n\nThe API needs hono 4.7.2 or later.\n", nil},
+		{"German mindestens", "# 21. API\n\nStatus: akzeptiert\n\n## Entscheidung\n\nDie API braucht hono mindestens 4.7.2.\n", nil},
+		{"French ou supérieure", "# 21. API\n\nStatut : accepté\n\n## Décision\n\nL'API exige hono 4.7.2 ou supérieure.\n", nil},
+		{"Japanese 以上", "# 21. API\n\nステータス: 承認済み\n\n## 決定\n\nhono 4.7.2以上を使う。\n", nil},
+		{"instead of", "# 21. Schemas\n\nStatus: Accepted\n\n## Decision\n\nWe validate with valibot instead of zod 3.23.8.\n", nil},
+		{"do not pin", "# 21. Operator\n\nStatus: Accepted\n\n## Decision\n\nWe do not pin kopf to 1.40.1; the range in requirements is enough.\n", nil},
+		{"French ne … pas", "# 21. Opérateur\n\nStatut : accepté\n\n## Décision\n\nNous n'épinglons pas kopf à 1.40.1.\n", nil},
+		{"a pin next to a denial", "# 21. Schemas\n\nStatus: Accepted\n\n## Decision\n\nNot valibot: we keep zod at 3.23.8.\n", []string{"npm zod 3.23.8"}},
+		{"at, not at least", "# 21. Operator\n\nStatus: Accepted\n\n## Decision\n\nkopf stays at 1.40.1, and the client follows.\n", []string{"pip kopf 1.40.1"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, ws := Parse("docs/adr/0021-x.md", []byte(tt.doc))
+			recs, ws := Ground([]Record{rec}, ws, Declared(repo380))
+			if diff := cmp.Diff(tt.want, pinsOf(recs[0])); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+			// A line that says it is no pin is not an unread pin (ADR 0317).
+			for _, w := range ws {
+				if w.Unreadable {
+					t.Errorf("unread-pin warning on a line that says it is no pin: %s", w)
+				}
+			}
+		})
+	}
+}
