@@ -20,14 +20,22 @@ var (
 		// decisão, Entscheidung, Beschluss, beslut, besluit, keputusan,
 		// quyết định, 決定, 决定, 결정, решение.
 		`^(?:\d+[.)]?\s*)?(?:d[ée]pendances|dependencies|abh[äa]ngigkeiten|dependencias|depend[êe]ncias)\s+(?:ajout[ée]es|retenues|adopt[ée]es|added|adopted|chosen|selected|hinzugef[üu]gt|gew[äa]hlt|a[ñn]adidas|adicionadas|elegidas|escolhidas)|^(?:versions?|versionen|versiones|vers[õo]es)\s+(?:retenues|choisies|adopt[ée]es|chosen|selected|adopted|gew[äa]hlt|elegidas|escolhidas)|` +
-		`^(?:\d+[.)]?\s*)?(?:d[ée]cision|decisi[óo]n|decis[ãa]o|entscheidung|beschluss|beslut|besluit|keputusan|quyết định|決定|决定|決策|决策|결정|решение)`)
+		`^(?:\d+[.)]?\s*)?(?:d[ée]cision|decisi[óo]n|decis[ãa]o|entscheidung|beschluss|beslut|besluit|keputusan|quyết định|決定|决定|決策|决策|결정|решение|` +
+		// and Polish, Czech, Turkish, Finnish, Greek, Ukrainian, Korean
+		// "의사결정" (ADR 0382).
+		`decyzja|rozhodnut[íi]|karar|p[äa][äa]t[öo]s|απόφαση|рішення|의사\s*결정)`)
 	excludedHeading = regexp.MustCompile(`consequence|context|alternative|option|rejected|rationale|update|upgrade|how to|how we|implementation|migration|risk|drivers|background|problem|pros|cons|not pinned|example|usage|guide|instructions|tutorial|` +
 		// Histories and change logs record what was, not what holds (ADR 0362).
 		`history|changelog|change log|revision|historique|historial|hist[óo]rico|verlauf|[äa]nderungsprotokoll|riwayat|lịch sử|履歴|이력|变更记录|修订|` +
 		// The same parts in other languages: conséquences, contexte,
 		// écartées, Kontext, Konsequenzen, konteks, konsekuensi, 背景, 結果,
 		// 代替案, 문제, 배경, 결과, 대안.
-		`cons[ée]quence|consecuencia|consequência|konsequenz|konsekuensi|konteks|contexto|kontext|[ée]cart[ée]|rejet|verworfen|abgelehnt|descartad|rechazad|rejeitad|alternativ|risque|riesgo|背景|結果|结果|代替|替代|문제|배경|결과|대안`)
+		`cons[ée]quence|consecuencia|consequência|konsequenz|konsekuensi|konteks|contexto|kontext|[ée]cart[ée]|rejet|verworfen|abgelehnt|descartad|rechazad|rejeitad|alternativ|risque|riesgo|背景|結果|结果|代替|替代|문제|배경|결과|대안|` +
+		// Options, considered choices, impacts, the state before, open
+		// questions and next steps, in the records' languages (ADR 0382):
+		// opciones, opções, opzioni, opties; contesto, conseguenze,
+		// gevolgen; Begründung, motivación; status quo, Ist-Zustand.
+		`opci[oó]n|op[çc][õo]es|opzion|\bopties?\b|considered|considerad|envisag|erwogen|overwogen|considerat|impact|auswirkung|contesto|conseguenz|gevolg|consequentie|rischi|begr[üu]ndung|motivation|motivaci|motiva[çc]|motivazion|justifica|status quo|current state|ist-zustand|[ée]tat actuel|estado actual|situa[çc][ãa]o atual|stato attuale|huidige situatie|open questions?|offene fragen|questions ouvertes|follow[- ]?ups?|next steps|future work|n[äa]chste schritte|prochaines [ée]tapes|trade-?offs?|vorteile|nachteile|avantages|inconv[ée]nients|ventajas|desventajas|vantagens|desvantagens|vantaggi|svantaggi|voordelen|nadelen|kontekst|konsekwencj|alternatyw|sonu[çc]|ba[ğg]lam|影響|影响|검토한|고려`)
 	// notDecided are the parts of a record without a decision heading
 	// that record rather than decide: status, history, references, links.
 	notDecided = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:status|statut|estado|stato|상태|статус|durum|stand|history|historique|historial|changelog|change log|references?|r[ée]f[ée]rences|referencias|refer[êe]ncias|links|liens|enlaces|see also|voir aussi)\b`)

@@ -275,3 +275,28 @@ func TestNegationsAndBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadingsInMoreLanguages (ADR 0382): decision headings and the parts
+// that are not the decision (options, consequences, the state before,
+// open questions) in more of the records' languages. Versions there are
+// exact in repo380, so only the heading keeps them out. Each case fails
+// on d551f80.
+func TestHeadingsInMoreLanguages(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"Italian risks under the decision", "# 21. Schemi\n\n## Stato\n\nAccettato\n\n## Decisione\n\nUsiamo zod.\n\n### Rischi\n\nIl vecchio hono 4.7.2 resta nel servizio legacy.\n", nil},
+		{"Spanish impact under the decision", "# 21. Esquemas\n\nEstado: aceptado\n\n## Decisión\n\nUsamos zod.\n\n### Impacto\n\n- hono 4.7.2 sigue en el servicio antiguo\n", nil},
+		{"Portuguese options", "# 21. Esquemas\n\nEstado: aceito\n\n## Decisão\n\nUsamos zod.\n\n### Opções\n\n- hono 4.7.2\n", nil},
+		{"Dutch consequences", "# 21. Schema's\n\nStatus: geaccepteerd\n\n## Besluit\n\nWe gebruiken zod.\n\n### Gevolgen\n\nhono 4.7.2 blijft in de oude dienst.\n", nil},
+		{"no decision heading: the state before", "# 21. Schemas\n\nStatus: Accepted\n\n## Current state\n\nThe API runs hono 4.7.2.\n\n## Versions\n\n| Package | Version |\n|---|---|\n| zod | 3.23.8 |\n", []string{"npm zod 3.23.8"}},
+		{"Polish decision heading", "# 21. Schematy\n\nStatus: Zaakceptowana\n\n## Decyzja\n\nPrzypinamy zod 3.23.8.\n\n## Konsekwencje\n\nhono 4.7.2 zostaje w starej usłudze.\n", []string{"npm zod 3.23.8"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, pins380(t, tt.doc)); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
