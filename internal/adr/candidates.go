@@ -84,6 +84,11 @@ var fillers = map[string]bool{"to": true, "at": true, "is": true, "are": true, "
 // pinVerbs are the words that say to pin, in a candidate's own phrase.
 var pinVerbs = map[string]bool{"pin": true, "pinned": true, "pinning": true, "pins": true, "hold": true, "held": true, "holding": true, "holds": true, "lock": true, "locked": true, "locking": true, "locks": true, "keep": true, "kept": true, "keeping": true, "keeps": true, "fix": true, "fixed": true, "fixing": true, "freeze": true, "frozen": true, "freezing": true}
 
+// nounForms are the pin verbs' forms that are also nouns ("those locks
+// record 5.31.0", "the pins list"): before a name they do not say to pin
+// it (ADR 0380).
+var nounForms = map[string]bool{"locks": true, "pins": true, "holds": true, "keeps": true, "freezes": true, "fixes": true}
+
 // auxiliaries may stand between a pin verb and its names ("we are pinning
 // X", "pin exactly X").
 var auxiliaries = map[string]bool{"we": true, "are": true, "is": true, "will": true, "must": true, "should": true, "shall": true, "to": true, "exactly": true, "also": true, "now": true, "the": true, "package": true, "packages": true, "dependency": true, "dependencies": true, "library": true, "-": true, "*": true, "": true}
@@ -207,7 +212,7 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		bound = bound || len(names) > 0 && i >= 0 && boundBefore.MatchString(strings.Join(toks[max(0, i-2):i+1], " "))
 		for j := i; j >= 0 && len(names) > 0 && len(loose) == 0; j-- {
 			t := strings.ToLower(cleanToken(toks[j]))
-			if isPinVerb(t) {
+			if isPinVerb(t) && !nounForms[t] {
 				pinWord = true
 				negated = negated || negatedAt(toks, j-1, true)
 				break

@@ -300,3 +300,14 @@ func TestHeadingsInMoreLanguages(t *testing.T) {
 		})
 	}
 }
+
+// TestNounFormsAcrossLines (ADR 0380): "locks" and "pins" are nouns as
+// often as verbs; before a name on the next line of a wrapped sentence
+// they do not say to pin it (this repository's ADR 0254 read "record
+// 5.31.0" as a pin in every ecosystem before this rule).
+func TestNounFormsAcrossLines(t *testing.T) {
+	doc := "# 21. Roots\n\nStatus: Accepted\n\n## Decision\n\n- A constraint in a folder that locked roots call takes the version those locks\n  record (`=5.31.0`) when every such lock meets it.\n"
+	if got := pins380(t, doc); got != nil {
+		t.Errorf("pins = %v, want none", got)
+	}
+}
