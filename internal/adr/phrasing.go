@@ -68,6 +68,7 @@ func decisionText(doc string) []section {
 		// options, consequences or another excluded part (issue 35).
 		out := []section{}
 		exLevel := 0 // level of the excluded heading in force
+		titled := false
 		for _, s := range secs {
 			if s.level == 0 {
 				continue
@@ -76,6 +77,14 @@ func decisionText(doc string) []section {
 				exLevel = 0
 			}
 			if exLevel > 0 {
+				continue
+			}
+			if !titled && s.level == 1 && onlyTitle(secs) {
+				// The record's title ("# 5. Upgrade to hono 4.7.2") names
+				// the record, not a part of it: the parts below it are
+				// read whatever words it has (ADR 0382).
+				titled = true
+				out = append(out, s)
 				continue
 			}
 			if h := strings.TrimSpace(strings.Trim(s.heading, "*_`")); excludedHeading.MatchString(h) || notDecided.MatchString(h) {
@@ -111,6 +120,24 @@ func decisionText(doc string) []section {
 		}
 	}
 	return out
+}
+
+// onlyTitle reports whether secs have exactly one level-1 heading, the
+// record's title, and it is their first heading.
+func onlyTitle(secs []section) bool {
+	n, first := 0, 0
+	for _, s := range secs {
+		if s.level == 0 {
+			continue
+		}
+		if first == 0 {
+			first = s.level
+		}
+		if s.level == 1 {
+			n++
+		}
+	}
+	return n == 1 && first == 1
 }
 
 // phrasings returns the pins written in one decision section in the forms

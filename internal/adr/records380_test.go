@@ -311,3 +311,25 @@ func TestNounFormsAcrossLines(t *testing.T) {
 		t.Errorf("pins = %v, want none", got)
 	}
 }
+
+// TestTitleIsNotAPart (ADR 0382): in a record without a decision heading,
+// its title names the record; words in it ("Upgrade", "Migration",
+// "Options") do not make every part below it context. Before, "# 5.
+// Upgrade to hono 4.7.2" hid the whole record. The first case fails on
+// d551f80.
+func TestTitleIsNotAPart(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"upgrade in the title", "# 5. Upgrade the API server\n\nStatus: Accepted\n\n## Versions\n\n| Package | Version |\n|---|---|\n| hono | 4.7.2 |\n\n## Consequences\n\n| Package | Version |\n|---|---|\n| zod | 3.23.8 |\n",
+			[]string{"npm hono 4.7.2"}},
+		{"excluded parts below the title stay excluded", "# 5. API server\n\nStatus: Accepted\n\n## Migration\n\n| Package | Version |\n|---|---|\n| zod | 3.23.8 |\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, pins380(t, tt.doc)); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
