@@ -172,6 +172,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 	var blkLines []string
 	var header []string
 	pkgCol, verCol := -1, -1
+	kvName, kvVer := "", "" // a label/value table's package and version
 	history := false
 	prevBlank := true
 	var para []string // the lines of the paragraph or list item read so far
@@ -213,6 +214,25 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		prevBlank = t == ""
 		if strings.HasPrefix(t, "|") {
 			cells := tableCells(t)
+			if header == nil {
+				kvName, kvVer = "", ""
+			}
+			if len(cells) == 2 {
+				// A table of one dependency's facts, a label and a value
+				// per row ("| Package | kopf |", "| Version | 1.40.1 |"):
+				// a candidate a manifest must confirm exactly (ADR 0382).
+				label, val := strings.ToLower(strings.Trim(cells[0], "*_` :")), strings.Trim(cells[1], "*_` ")
+				switch {
+				case kvLabelName.MatchString(label):
+					kvName = cellName(val)
+				case kvLabelVer.MatchString(label):
+					kvVer = strings.TrimLeft(val, "=v")
+				}
+				if kvName != "" && kvVer != "" && exactVer.MatchString(kvVer) && !partialVersion(kvVer) {
+					p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: at, names: []string{kvName}, version: kvVer})
+					kvName, kvVer = "", ""
+				}
+			}
 			switch {
 			case header == nil:
 				header = cells
@@ -366,7 +386,17 @@ var (
 	historyHeader = regexp.MustCompile(`^(?:date|dates|datum|fecha|data|tanggal|ngày|日付|날짜|日期|author|authors|auteur|autor|autores|penulis|changes?|changelog|change log|description of change|modifications?|[äa]nderung(?:en)?|cambios?|altera[çc][ãa]o|altera[çc][õo]es|perubahan|thay đổi|変更|변경|变更|history|historique|histor)`)
 	// verHeader names its version column: Version, Versión, Versão, Versie,
 	// Versi, バージョン, 버전, 版本 …
-	verHeader = regexp.MustCompile(`versi|バージョン|버전|版本`)
+	verHeader = regexp.MustCompile(`versi|バージョン|버전|版本|` +
+		// a column headed by a short or a pin word alone: "Ver.", "v",
+		// "Pinned", "Locked at", "Exact" (ADR 0382).
+		"^[*_`\\s]*(?:ver\\.?|v\\.?|pin|pinned|pinned at|locked|locked at|exact|固定|고정)[*_`\\s]*$")
+)
+
+var (
+	// kvLabelName and kvLabelVer are the labels of a label/value table's
+	// package and version rows.
+	kvLabelName = regexp.MustCompile(`^(?:package|package name|dependency|library|module|crate|gem|chart|image|artifact|name|paquet|paket|paquete|pacote|biblioth[èe]que|librer[ií]a|パッケージ|패키지|依赖|包)$`)
+	kvLabelVer  = regexp.MustCompile(`^(?:version|pinned version|exact version|versi[óo]n|vers[ãa]o|versione|versie|versi|バージョン|버전|版本)$`)
 )
 
 // pairedCells splits a name cell and a version cell that pair several

@@ -333,3 +333,27 @@ func TestTitleIsNotAPart(t *testing.T) {
 		})
 	}
 }
+
+// TestTableLayouts (ADR 0382): a version column headed by a short or pin
+// word alone ("Ver.", "Pinned"), and a table of one dependency's facts
+// (a label and a value per row). httpx is declared as a range, so only
+// the table's form makes 0.27.2 a pin. The first three cases fail on
+// d551f80.
+func TestTableLayouts(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"Ver. column", "# 21. Client\n\nStatus: Accepted\n\n## Decision\n\n| Package | Ver. |\n|---|---|\n| httpx | 0.27.2 |\n", []string{"pip httpx 0.27.2"}},
+		{"Pinned column", "# 21. Client\n\nStatus: Accepted\n\n## Decision\n\n| Library | Pinned | Why |\n|---|---|---|\n| `httpx` | `0.27.2` | h11 breaks on 0.28 |\n", []string{"pip httpx 0.27.2"}},
+		{"label and value rows", "# 21. Operator\n\nStatus: Accepted\n\n## Decision\n\n| | |\n|---|---|\n| **Package** | `kopf` |\n| **Version** | `1.40.1` |\n| Reason | the watch leak |\n", []string{"pip kopf 1.40.1"}},
+		{"label and value rows a manifest does not confirm", "# 21. Operator\n\nStatus: Accepted\n\n## Decision\n\n| Field | Value |\n|---|---|\n| Package | httpx |\n| Version | 0.28.1 |\n", nil},
+		{"a partial version in label and value rows", "# 21. Operator\n\nStatus: Accepted\n\n## Decision\n\n| Field | Value |\n|---|---|\n| Package | kopf |\n| Version | 1.40 |\n", nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, pins380(t, tt.doc)); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
