@@ -2,6 +2,7 @@ package adr
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin"
@@ -29,6 +30,19 @@ type mention struct {
 	// from is true for the side an upgrade moves away from ("next 15.0.1
 	// → 15.1.12", "from 15.0.1 to …"): never a pin (ADR 0362).
 	from bool
+	// context is true for a candidate of the record's context under a
+	// title that pins ("one pinned version combination"): Ground takes it
+	// only when the decision gave no pin and a manifest pins it exactly
+	// (ADR 0381).
+	context bool
+	// not is true when the words before the names deny them ("not",
+	// "instead of", "do not pin"); bound when a floor or a ceiling is
+	// written in words ("at least", "or later"): never pins (ADR 0382).
+	not, bound bool
+	// phrase is the product name of two or three words that ends in the
+	// last name ("Electron Forge", "Drizzle ORM"), longest first: tried
+	// when the last word alone names no package (ADR 0380).
+	phrase []string
 }
 
 // textLine is one line of a decision, for the audit of unread pins.
@@ -38,25 +52,42 @@ type textLine struct {
 }
 
 var (
-	mentionVer = regexp.MustCompile(`(?:^|[\s(=:@,"'])=*(v?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?)(?:$|[\s),;:!?"']|\.(?:\s|$))`)
+	mentionVer = regexp.MustCompile(`(?:^|[\s(=:@,"'（「])=*(v?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?)(?:$|[\s),;:!?"'。，、；：！？）」]|\.(?:\s|$))`)
 	// pinHeading is a heading that pins what is listed under it: "Fixed
 	// versions", "Pinned dependencies", "Locked", "Versions épinglées";
 	// not "Bug fixes" or "What we keep" (ADR 0362).
-	pinHeading = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|lock|locks|locked|frozen|freeze|held|fixed\s+versions?|exact\s+versions?)\b|[ée]pingl|versions?\s+fix[ée]es|gepinnt|fixiert|fijad|fixad|固定|고정`)
+	pinHeading = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|lock|locks|locked|frozen|freeze|held|fixed\s+versions?|exact\s+versions?)\b|[ée]pingl|versions?\s+fix[ée]es|versions?\s+fig[ée]es|verrouill|gepinnt|fixiert|festgeschrieben|eingefroren|fijad|fixad|congelad|travad|pinnat|pinat[ei]|fissat|bloccat|congelat|vastgezet|bevroren|dikunci|terkunci|disematkan|固定|锁定|鎖定|고정`)
 	// pinLineRE is a line that says to pin: the pin words, and "fix",
 	// "keep" or "stay" only with the version they hold at ("keep X at
 	// 1.2.3"), not "fixed in 1.2.3" or "fixes the leak" (ADR 0362).
-	pinLineRE = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|hold|holds|held|holding|lock|locks|locked|locking|freeze|freezes|froze|frozen|freezing)\b|\b(?:fix|fixed|keep|keeps|kept|keeping|stay|stays)\s+(?:\S+\s+){0,3}?(?:at|to|on)\s+[\x60*_"']*v?[0-9]`)
-	nameLike  = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
-	hasLetter = regexp.MustCompile(`[A-Za-z]`)
+	pinLineRE = regexp.MustCompile(`(?i)\b(?:pin|pins|pinned|pinning|hold|holds|held|holding|lock|locks|locked|locking|freeze|freezes|froze|frozen|freezing)\b|\b(?:fix|fixed|keep|keeps|kept|keeping|stay|stays)\s+(?:\S+\s+){0,3}?(?:at|to|on)\s+[\x60*_"']*v?[0-9]|` +
+		// The same words in the record's language (ADR 0380): épingler,
+		// figer, verrouiller; pinnen, fixieren, einfrieren; fijar,
+		// congelar; fixar, travar; fissare, bloccare; vastzetten;
+		// mengunci, menyematkan; 固定, 锁定, 고정.
+		pinWordsIntl.String())
+	pinWordsIntl = regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(?:[ée]pingl\p{L}*|fig(?:er|[ée]e?s?|eons)|verrouill\p{L}*|(?:ge)?pinn(?:en|t|e|te|ten)|fixier\p{L}*|festgeschrieben|einfrier\p{L}*|eingefroren|fij(?:ar|ad[oa]s?|amos)|fix(?:ar|ad[oa]s?|amos)|congel\p{L}*|trav(?:ar|ad[oa]s?)|pinn?a(?:re|t[oaie])|fiss(?:are|at[oaie]|iamo)|blocc(?:are|at[oaie]|hiamo)|vastgezet|vastzetten|vastpinnen|bevroren|(?:di|meng)kunci|(?:di|meny)ematkan)(?:$|[^\p{L}\p{N}])|固定|锁定|鎖定|고정|ピン留め|ピン止め`)
+	nameLike     = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
+	hasLetter    = regexp.MustCompile(`[A-Za-z]`)
 )
 
 // fillers are the words between a name and its version ("X is pinned to",
 // "X version", "X at"), skipped looking back from the version.
-var fillers = map[string]bool{"to": true, "at": true, "is": true, "are": true, "was": true, "be": true, "been": true, "being": true, "stays": true, "stay": true, "remains": true, "remain": true, "on": true, "version": true, "versions": true, "ver": true, "v": true, "release": true, "exactly": true, "exact": true, "=": true, "==": true, ":": true, "@": true, "-": true, "–": true, "—": true, "of": true, "pinned": true, "pinning": true, "held": true, "holding": true, "locked": true, "locking": true, "kept": true, "keeping": true, "fixed": true, "frozen": true}
+var fillers = map[string]bool{"to": true, "at": true, "is": true, "are": true, "was": true, "be": true, "been": true, "being": true, "stays": true, "stay": true, "remains": true, "remain": true, "on": true, "version": true, "versions": true, "ver": true, "v": true, "release": true, "exactly": true, "exact": true, "=": true, "==": true, ":": true, "@": true, "-": true, "–": true, "—": true, "of": true, "pinned": true, "pinning": true, "held": true, "holding": true, "locked": true, "locking": true, "kept": true, "keeping": true, "fixed": true, "frozen": true,
+	// The same in the records' other languages (ADR 0380): "kopf est
+	// épinglé à la version 1.40.1", "kopf wird auf 1.40.1 gepinnt", "zod
+	// fissato alla 3.23.8", "kopf を 1.40.1 に固定".
+	"est": true, "sont": true, "reste": true, "restent": true, "à": true, "a": true, "la": true, "en": true, "sur": true, "ist": true, "sind": true, "wird": true, "werden": true, "bleibt": true, "auf": true, "bei": true, "es": true, "está": true, "queda": true, "é": true, "fica": true, "em": true, "na": true, "no": true, "è": true, "resta": true, "alla": true, "sulla": true, "su": true, "blijft": true, "op": true, "wordt": true, "pada": true, "tetap": true, "di": true, "versión": true, "versão": true, "versione": true, "versie": true, "versi": true,
+	"épinglé": true, "épinglée": true, "épinglés": true, "épinglées": true, "figé": true, "figée": true, "figés": true, "figées": true, "verrouillé": true, "verrouillée": true, "verrouillés": true, "gepinnt": true, "fixiert": true, "eingefroren": true, "fijado": true, "fijada": true, "fijados": true, "congelado": true, "congelada": true, "fixado": true, "fixada": true, "fixados": true, "travado": true, "travada": true, "pinnato": true, "pinnata": true, "pinnati": true, "pinate": true, "pinati": true, "fissato": true, "fissata": true, "fissati": true, "bloccato": true, "bloccata": true, "vastgezet": true, "dikunci": true, "disematkan": true,
+	"を": true, "は": true, "が": true, "の": true, "に": true, "で": true, "를": true, "을": true, "은": true, "는": true, "이": true, "가": true, "로": true, "으로": true, "为": true, "為": true, "在": true, "到": true, "是": true, "将": true, "把": true}
 
 // pinVerbs are the words that say to pin, in a candidate's own phrase.
 var pinVerbs = map[string]bool{"pin": true, "pinned": true, "pinning": true, "pins": true, "hold": true, "held": true, "holding": true, "holds": true, "lock": true, "locked": true, "locking": true, "locks": true, "keep": true, "kept": true, "keeping": true, "keeps": true, "fix": true, "fixed": true, "fixing": true, "freeze": true, "frozen": true, "freezing": true}
+
+// nounForms are the pin verbs' forms that are also nouns ("those locks
+// record 5.31.0", "the pins list"): before a name they do not say to pin
+// it (ADR 0380).
+var nounForms = map[string]bool{"locks": true, "pins": true, "holds": true, "keeps": true, "freezes": true, "fixes": true}
 
 // auxiliaries may stand between a pin verb and its names ("we are pinning
 // X", "pin exactly X").
@@ -67,7 +98,7 @@ var auxiliaries = map[string]bool{"we": true, "are": true, "is": true, "will": t
 var notNames = map[string]bool{"we": true, "i": true, "you": true, "it": true, "this": true, "that": true, "use": true, "uses": true, "using": true, "used": true, "with": true, "and": true, "or": true, "the": true, "a": true, "an": true, "for": true, "from": true, "in": true, "into": true, "by": true, "build": true, "built": true, "chosen": true, "choose": true, "selected": true, "upgrade": true, "upgraded": true, "bump": true, "bumped": true, "requires": true, "require": true, "required": true, "pin": true, "hold": true, "lock": true, "keep": true, "fix": true, "freeze": true, "until": true, "since": true, "than": true, "above": true, "below": true, "after": true, "before": true, "then": true, "now": true, "currently": true, "current": true, "latest": true, "new": true, "old": true, "next": false}
 
 // andWords join the names of one version: "Pin A and B to 8.5.10".
-var andWords = map[string]bool{"and": true, "&": true, "or": true, "und": true, "et": true, "y": true, "e": true, "en": true, "dan": true, "và": true}
+var andWords = map[string]bool{"and": true, "&": true, "+": true, "plus": true, "och": true, "og": true, "и": true, "및": true, "와": true, "과": true, "と": true, "和": true, "及": true, "or": true, "und": true, "et": true, "y": true, "e": true, "en": true, "dan": true, "và": true}
 
 // cleanToken strips the Markdown and punctuation around a word.
 func cleanToken(s string) string {
@@ -77,10 +108,28 @@ func cleanToken(s string) string {
 // mentions returns the candidates of one line of a decision. heading is
 // the lower-cased heading the line is under.
 func mentions(ln string, at int, heading string) []mention {
-	plain := strings.NewReplacer("`", " ", "**", " ", "__", " ", "|", " ").Replace(ln)
+	return mentionsAfter("", ln, at, heading)
+}
+
+// mentionsAfter returns the candidates of the line ln whose version is on
+// ln, reading the names and pin words before it across lead: the lines of
+// the same paragraph or list item above it, which Markdown joins into one
+// sentence ("`aieg-crd` + `aieg`" on one line, "`v0.7.0 → v1.0.0`" on the
+// next; ADR 0380).
+func mentionsAfter(lead, ln string, at int, heading string) []mention {
+	repl := strings.NewReplacer("`", " ", "**", " ", "__", " ", "|", " ")
+	first := ln
+	skip := 0 // versions before this offset are lead's, read there
+	plain := cjkSpace(repl.Replace(ln))
+	if lead != "" {
+		first = lead
+		pl := cjkSpace(repl.Replace(lead))
+		skip = len(pl) + 1
+		plain = pl + " " + plain
+	}
 	// A bullet or label under a heading that pins ("Fixed versions"):
 	// "- next: 15.1.12".
-	label := pinHeading.MatchString(heading) && listItem.MatchString(ln)
+	label := pinHeading.MatchString(heading) && listItem.MatchString(first)
 	var out []mention
 	var prevNames []string // the names of the version before, for "X 1.2.3 → 1.3.0"
 	prevEnd := -1
@@ -97,6 +146,9 @@ func mentions(ln string, at int, heading string) []mention {
 			strings.HasPrefix(strings.TrimLeft(plain[m[3]:], " "), ",") && strings.ContainsAny(plain[m[3]:min(len(plain), m[3]+4)], "<>") {
 			continue // a range: ">= 6.0.1", "~> 6.4", "^1.2.3", "1.2.3,<2"
 		}
+		// A floor or a ceiling in words ("at least 1.2.3", "1.2.3 or
+		// later", "mindestens", "以上"): a range too (ADR 0382).
+		bound := boundBefore.MatchString(before) || boundAfter.MatchString(after)
 		toks := strings.Fields(plain[:m[2]])
 		// Strip a trailing "=", ":" or "@" glued to the word before.
 		var names []string
@@ -105,26 +157,32 @@ func mentions(ln string, at int, heading string) []mention {
 		pinWord := false
 		for ; i >= 0; i-- {
 			t := strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))
-			if t == "" || fillers[t] || from && fromTokens[t] {
+			if t == "" || fillers[t] || from && fromTokens[t] || cjkPin.MatchString(t) || bound && boundWords[t] {
 				if t == "to" || t == "at" {
 					sawToAt = true
 				}
-				pinWord = pinWord || pinVerbs[t]
+				pinWord = pinWord || pinVerbs[t] || pinWordsIntl.MatchString(t)
 				continue
 			}
 			break
 		}
-		if i >= 0 && pinVerbs[strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))] {
+		if i >= 0 && isPinVerb(strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))) || cjkPinAfter.MatchString(after) {
 			// "Pin exactly: version = 0.9.8": a version alone.
 			pinWord = true
 		}
+		var loose []string // names joined to the one before without "to"/"at"
+		var phrase []string
 		if i >= 0 {
 			if t, ok := nameAt(toks[i]); ok {
 				names = append(names, t)
+				phrase = phraseBefore(toks, i)
 				i--
-				// Only "A and B to 1.2.3" or "A, B to 1.2.3" give one
-				// version to several names.
-				for sawToAt && i >= 0 {
+				// "A and B to 1.2.3" or "A, B to 1.2.3" give one version
+				// to several names. Without "to"/"at" ("`aieg-crd` +
+				// `aieg` v1.0.0", "React and React DOM 19.1.0") the others
+				// are candidates a manifest must confirm exactly: the
+				// sentence's pin word is the first name's (ADR 0380).
+				for i >= 0 {
 					raw := toks[i]
 					if andWords[strings.ToLower(cleanToken(raw))] && i > 0 {
 						raw = toks[i-1]
@@ -136,17 +194,27 @@ func mentions(ln string, at int, heading string) []mention {
 					if !ok {
 						break
 					}
-					names = append([]string{t}, names...)
+					if sawToAt {
+						names = append([]string{t}, names...)
+					} else {
+						loose = append([]string{t}, loose...)
+					}
 					i--
 				}
 			}
 		}
 		// "We are pinning X at", "Pin A and B to", "hold X at": the verb
 		// right before the names.
-		for j := i; j >= 0 && len(names) > 0; j-- {
+		// "not X 1.2.3", "instead of X 1.2.3", "do not pin X to 1.2.3":
+		// the sentence says what the decision does not hold (ADR 0382).
+		negated := len(names) > 0 && negatedAt(toks, i, false)
+		// "at least hono 4.7.2": the bound stands before the names.
+		bound = bound || len(names) > 0 && i >= 0 && boundBefore.MatchString(strings.Join(toks[max(0, i-2):i+1], " "))
+		for j := i; j >= 0 && len(names) > 0 && len(loose) == 0; j-- {
 			t := strings.ToLower(cleanToken(toks[j]))
-			if pinVerbs[t] {
+			if isPinVerb(t) && !nounForms[t] {
 				pinWord = true
+				negated = negated || negatedAt(toks, j-1, true)
 				break
 			}
 			if !auxiliaries[t] {
@@ -157,11 +225,118 @@ func mentions(ln string, at int, heading string) []mention {
 		if to && len(names) == 0 {
 			names = prevNames
 		}
-		prevNames, prevEnd = names, m[3]
-		if len(names) == 0 && !pinWord {
+		prevNames, prevEnd = append(slices.Clone(loose), names...), m[3]
+		if len(names) == 0 && !pinWord || m[2] < skip {
 			continue
 		}
-		out = append(out, mention{line: at, names: names, version: ver, pinWord: pinWord && !from, from: from})
+		if len(loose) > 0 && (!pinWord || from) {
+			names, loose = append(loose, names...), nil
+		}
+		mn := mention{line: at, names: names, version: ver, pinWord: pinWord && !from && !negated, from: from, not: negated, bound: bound}
+		if len(names) == 1 && len(loose) == 0 {
+			mn.phrase = phrase
+		}
+		out = append(out, mn)
+		if len(loose) > 0 {
+			out = append(out, mention{line: at, names: loose, version: ver, not: negated, bound: bound})
+		}
+	}
+	return out
+}
+
+var (
+	// boundBefore ends the text before a version that is a floor or a
+	// ceiling: "at least", "minimum", "no older than", "up to", in the
+	// records' languages.
+	boundBefore = regexp.MustCompile(`(?i)(?:\bat\s+least|\bminimum(?:\s+version)?|\bmin\.?|\bno\s+(?:older|earlier|lower)\s+than|\bnot\s+(?:older|earlier|lower|below)(?:\s+than)?|\bup\s+to|\bolder\s+than|\bnewer\s+than|\bprior\s+to|\bmindestens|\bh[öo]chstens|\bau\s+moins|\bau\s+minimum|\bal\s+menos|\bcomo\s+m[íi]nimo|\bpelo\s+menos|\bno\s+m[íi]nimo|\balmeno|\bminimo|\bminimaal|\bten\s*minste|\bsetidaknya|\bminimal|≥|≧|⩾)(?:\s+(?:version|versi[óo]n|vers[ãa]o|versione|versie|versi|v))?[\s:]*$`)
+	// boundAfter starts the text after one: "or later", "and above",
+	// "onwards", "oder höher", "ou supérieur", "以上", "이상".
+	boundAfter = regexp.MustCompile(`(?i)^[\s\x60*_]*(?:\+(?:\s|$)|or\s+(?:later|newer|higher|above|greater|more\s+recent|earlier|lower|older|below)|and\s+(?:later|newer|higher|above|up|beyond)|onwards?|oder\s+(?:h[öo]her|neuer|sp[äa]ter)|und\s+h[öo]her|ou\s+(?:sup[ée]rieure?|plus\s+r[ée]cente?|ult[ée]rieure?)|o\s+(?:superior|posterior|m[áa]s\s+reciente|superiore|successiva)|ou\s+(?:superior|posterior|mais\s+recente)|of\s+(?:hoger|nieuwer)|atau\s+(?:lebih\s+baru|lebih\s+tinggi)|以上|以降|이상|以下|이하)`)
+)
+
+// boundWords are the one-word bounds, skipped looking back from the
+// version to its name ("hono mindestens 4.7.2").
+var boundWords = map[string]bool{"minimum": true, "min": true, "mindestens": true, "höchstens": true, "hochstens": true, "almeno": true, "minimo": true, "minimaal": true, "setidaknya": true, "minimal": true, "≥": true, "≧": true, "⩾": true}
+
+// negations deny the name after them; negVerb those that deny a pin verb
+// after them ("do not pin", "no fijamos", "ne ... pas").
+var (
+	negations = map[string]bool{"not": true, "never": true, "avoid": true, "avoiding": true, "except": true, "excluding": true, "without": true, "unlike": true, "nicht": true, "kein": true, "keine": true, "ohne": true, "außer": true, "statt": true, "anstatt": true, "anstelle": true, "pas": true, "sans": true, "sauf": true, "jamais": true, "nunca": true, "sin": true, "excepto": true, "não": true, "sem": true, "exceto": true, "non": true, "senza": true, "tranne": true, "niet": true, "geen": true, "zonder": true, "tidak": true, "bukan": true, "tanpa": true}
+	negVerb   = map[string]bool{"not": true, "never": true, "don't": true, "dont": true, "doesn't": true, "won't": true, "no": true, "nicht": true, "pas": true, "não": true, "non": true, "niet": true, "tidak": true, "jangan": true}
+	// negPairs are the two-word ones: "instead of", "rather than", "in
+	// place of", "au lieu de", "en lugar de", "em vez de", "invece di",
+	// "in plaats van".
+	negPairs = map[[2]string]bool{{"instead", "of"}: true, {"rather", "than"}: true, {"place", "of"}: true, {"lieu", "de"}: true, {"lieu", "d"}: true, {"lugar", "de"}: true, {"vez", "de"}: true, {"invece", "di"}: true, {"plaats", "van"}: true}
+)
+
+// negatedAt reports whether toks[j] (and the word before it) deny what
+// follows: the names (verb false) or a pin verb (verb true, which also
+// looks one word further: "do not pin", "ne l'épinglons pas").
+func negatedAt(toks []string, j int, verb bool) bool {
+	word := func(k int) string {
+		if k < 0 || k >= len(toks) {
+			return ""
+		}
+		return strings.ToLower(cleanToken(toks[k]))
+	}
+	for k := j; k >= 0 && k >= j-1; k-- {
+		w := word(k)
+		if verb && negVerb[w] || negations[w] || negPairs[[2]string{word(k - 1), w}] {
+			return true
+		}
+		if !verb {
+			break
+		}
+	}
+	return false
+}
+
+// isPinVerb reports whether the lower-cased word says to pin, in any of
+// the records' languages.
+func isPinVerb(t string) bool { return pinVerbs[t] || t != "" && pinWordsIntl.MatchString(t) }
+
+var (
+	// cjkPin is a pin word in Chinese, Japanese or Korean, written
+	// between a name and its version ("kopf 固定为 1.40.1").
+	cjkPin = regexp.MustCompile(`^(?:固定|锁定|鎖定|고정|ピン留め|ピン止め)`)
+	// cjkPinAfter is one after the version: "kopf を 1.40.1 に固定",
+	// "kopf를 1.40.1로 고정".
+	// The verb at the end of a German or Dutch clause is one too: "httpx
+	// wird auf 0.27.2 gepinnt".
+	cjkPinAfter = regexp.MustCompile(`^\s*[\x60*_]*\s*(?:に|로|으로|で|为|為|到|在)?\s*(?:固定|锁定|鎖定|고정|ピン留め|ピン止め)|(?i)^\s*[\x60*_]*\s*(?:gepinnt|fixiert|festgeschrieben|festgepinnt|eingefroren|vastgezet|vastgepind)\b`)
+	cjkLeft     = regexp.MustCompile(`([\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}])([A-Za-z0-9@])`)
+	cjkRight    = regexp.MustCompile(`([A-Za-z0-9])([\p{Han}\p{Hiragana}\p{Katakana}\p{Hangul}])`)
+)
+
+// cjkSpace puts a space where Chinese, Japanese or Korean text touches a
+// name or a version ("kopfを1.40.1に固定", "kopf를 1.40.1로"), as the
+// other languages write one.
+func cjkSpace(s string) string {
+	if !strings.ContainsFunc(s, func(r rune) bool { return r > 0x2e80 }) {
+		return s
+	}
+	return cjkRight.ReplaceAllString(cjkLeft.ReplaceAllString(s, "$1 $2"), "$1 $2")
+}
+
+// productWord is a word of a product's name written in prose: letters
+// and digits, starting with a letter ("Electron", "ORM", "Next.js").
+var productWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9.]*$`)
+
+// phraseBefore returns the names of two and three words that end in the
+// word toks[i] ("Electron Forge" before 8.0.1), longest first, each word
+// a product word that is not prose ("with", "and", "we").
+func phraseBefore(toks []string, i int) []string {
+	var out []string
+	words := []string{cleanToken(toks[i])}
+	for j := i - 1; j >= 0 && j >= i-2; j-- {
+		raw := toks[j]
+		w := cleanToken(raw)
+		lw := strings.ToLower(w)
+		if w != raw && strings.ContainsAny(raw, ",;:()") || !productWord.MatchString(w) || notNames[lw] || isPinVerb(lw) || andWords[lw] || fillers[lw] {
+			break
+		}
+		words = append([]string{w}, words...)
+		out = append([]string{strings.Join(words, " ")}, out...)
 	}
 	return out
 }
@@ -181,8 +356,58 @@ func toAfter(between string) bool {
 // not one.
 func nameAt(raw string) (string, bool) {
 	t := cleanToken(strings.TrimRight(cleanToken(raw), ":=@"))
-	if t == "" || notNames[strings.ToLower(t)] || pinVerbs[strings.ToLower(t)] || !nameLike.MatchString(t) || !hasLetter.MatchString(t) || mentionVer.MatchString(" "+t+" ") {
+	if t == "" || notNames[strings.ToLower(t)] || isPinVerb(strings.ToLower(t)) || !nameLike.MatchString(t) || !hasLetter.MatchString(t) || mentionVer.MatchString(" "+t+" ") {
 		return "", false
 	}
 	return t, true
+}
+
+// contextHeading names the part of a record that states what the decision
+// is about, in the languages of status.go's table.
+var contextHeading = regexp.MustCompile(`(?i)^(?:\d+[.)]?\s*)?(?:context|background|problem|contexte|contexto|contesto|kontext|konteks|achtergrond|背景|배경|문제|状況|現状)`)
+
+// contextMentions collects the candidates of the context of a record
+// whose title says it pins ("ADR 2: one pinned version combination"):
+// such a record often names the versions it holds where it explains them
+// and decides only where they live. Examples, code blocks and upgrades'
+// from sides are left out as in the decision (ADR 0381).
+func (p *parser) contextMentions(doc string, offset int) {
+	if !pinHeading.MatchString(p.rec.Title) {
+		return
+	}
+	for _, s := range sections(doc) {
+		h := strings.TrimSpace(strings.Trim(s.heading, "*_`"))
+		if s.level == 0 || !contextHeading.MatchString(h) {
+			continue
+		}
+		var para []string
+		fence := ""
+		for i, ln := range strings.Split(mask(s.body).text, "\n") {
+			t := strings.TrimSpace(ln)
+			if fence != "" {
+				if strings.HasPrefix(t, fence) {
+					fence = ""
+				}
+				continue
+			}
+			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+				fence, para = t[:3], nil
+				continue
+			}
+			if t == "" || strings.HasPrefix(t, "|") || listItem.MatchString(ln) || exampleLine.MatchString(ln) {
+				para = nil
+			}
+			if t == "" || strings.HasPrefix(t, "|") || exampleLine.MatchString(ln) {
+				continue
+			}
+			ln = inlineExample.ReplaceAllStringFunc(ln, func(m string) string { return strings.Repeat(" ", len(m)) })
+			for _, m := range mentionsAfter(leadOf(para), ln, s.line+offset+i, s.heading) {
+				if len(m.names) > 0 {
+					m.context, m.pinWord = true, false
+					p.rec.Clues.mentions = append(p.rec.Clues.mentions, m)
+				}
+			}
+			para = append(para, ln)
+		}
+	}
 }

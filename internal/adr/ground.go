@@ -107,7 +107,10 @@ func (x declIndex) lookup(name string) []pin.Declaration {
 	sn := shortName(name)
 	for _, d := range x.all {
 		switch {
-		case strings.EqualFold(d.Package, name) || pin.NormalizeName(d.Ecosystem, name) == d.Package:
+		case strings.EqualFold(d.Package, name) || pin.NormalizeName(d.Ecosystem, name) == d.Package || slices.Contains(d.Aliases, strings.ToLower(name)):
+			// An alias is the name the repository itself gives the
+			// package where it declares it (an Argo CD Application's name
+			// for its chart, ADR 0381).
 			full = append(full, d)
 		case sn != "" && shortName(d.Package) == sn:
 			short = append(short, d)
@@ -133,14 +136,20 @@ func (x declIndex) lookup(name string) []pin.Declaration {
 // agree, so a product that is not the package stays unmatched; a name
 // written with a package's punctuation ("grpc-go") is not a product name
 // and must be the package's own (ADR 0362).
-func (x declIndex) aliasOf(name, version string) []pin.Declaration {
+//
+// scoped is true when every hit is an npm package of one scope the name
+// is, or whose scope and name the product's words are ("NestJS" is
+// @nestjs/core and @nestjs/common, "Astro Starlight" @astrojs/starlight):
+// a product released as one scope, each of whose packages it names
+// (ADR 0380).
+func (x declIndex) aliasOf(name, version string) (hits []pin.Declaration, scoped bool) {
 	n := aliasKey(name)
 	// A name with a package's punctuation ("grpc-go", "org/x") claims to
 	// be a package's name; only a product's name in words is an alias.
 	if len(n) < 3 || partialVersion(version) || strings.ContainsAny(name, "-_/@:") {
-		return nil
+		return nil, false
 	}
-	var hits []pin.Declaration
+	scoped = true
 	for _, d := range exactAt(x.all, version) {
 		full := strings.ToLower(d.Package)
 		k := aliasKey(shortName(full))
@@ -154,11 +163,23 @@ func (x declIndex) aliasOf(name, version string) []pin.Declaration {
 		if len(short) > len(long) {
 			short, long = long, short
 		}
-		if k == n || scope == n || len(short) >= 4 && strings.HasPrefix(long, short) {
+		switch {
+		case scope != "" && (scope == n || scope+k == n):
 			hits = append(hits, d)
+		case k == n || len(short) >= 4 && strings.HasPrefix(long, short):
+			hits = append(hits, d)
+			scoped = false
 		}
 	}
-	return packages(hits)
+	hits = packages(hits)
+	if scoped {
+		for _, h := range hits {
+			if !strings.HasPrefix(h.Package, strings.SplitN(hits[0].Package, "/", 2)[0]+"/") {
+				scoped = false
+			}
+		}
+	}
+	return hits, scoped && len(hits) > 0
 }
 
 // aliasKey is a name without case, punctuation or a "js" suffix.
@@ -287,7 +308,9 @@ func (g *grounder) openPins(grounded map[string]bool) {
 		if len(pkgs) == 0 {
 			// A product name ("Turborepo") a manifest pins exactly under
 			// its package's name (turbo).
-			pkgs = g.idx.aliasOf(p.Package, p.Version)
+			if hits, scoped := g.idx.aliasOf(p.Package, p.Version); len(hits) == 1 || !scoped {
+				pkgs = hits
+			}
 		}
 		if len(pkgs) == 0 && len(g.idx.all) > 0 && !g.pinWordAt(p.Source.Line) {
 			// A table row or name@version the repository's manifests do
@@ -333,13 +356,33 @@ func (g *grounder) pinWordAt(line int) bool {
 // mentions settles the record's candidates.
 func (g *grounder) mentions() {
 	title := strings.ToLower(g.rec.Title)
+	decided := len(g.rec.Pins) > 0
 	for _, m := range g.rec.Clues.mentions {
+		if m.context {
+			continue
+		}
 		if len(m.names) == 0 {
 			g.versionAlone(m, title)
 			continue
 		}
 		for _, name := range m.names {
 			g.mention(m, name)
+		}
+	}
+	if decided || len(g.rec.Pins) > 0 {
+		return
+	}
+	// A record whose title pins and whose decision gave no pin: the
+	// versions its context names that a manifest pins exactly (ADR 0381).
+	for _, m := range g.rec.Clues.mentions {
+		if !m.context || m.from || m.not || m.bound || partialVersion(m.version) {
+			continue
+		}
+		for _, name := range m.names {
+			if ex := packages(exactAt(g.idx.lookup(name), m.version)); len(ex) == 1 && !g.hasPin(ex[0].Package, m.version) {
+				d := ex[0]
+				g.take(d.Ecosystem, d.Package, heldVersion(d, m.version), m.line, fmt.Sprintf("confirmed: the title says the record pins, its context names %s %s, and %s:%d pins %s at %s", name, m.version, d.Manifest, d.Line, d.Package, d.Exact))
+			}
 		}
 	}
 }
@@ -353,6 +396,12 @@ func (g *grounder) mention(m mention, name string) {
 	case m.from:
 		g.reject("", name, ver, m.line, "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
 		return
+	case m.not:
+		g.reject("", name, ver, m.line, whyDenied)
+		return
+	case m.bound:
+		g.reject("", name, ver, m.line, whyBound)
+		return
 	case partialVersion(ver):
 		g.reject("", name, ver, m.line, "a partial version: "+ver+" names a release line, not one release, and is never an exact pin; write the full version")
 		return
@@ -362,15 +411,36 @@ func (g *grounder) mention(m mention, name string) {
 	}
 	pkgs := packages(g.idx.lookup(name))
 	exact := packages(exactAt(g.idx.lookup(name), ver))
+	scoped := false
 	if len(pkgs) == 0 {
 		// A product name a manifest pins exactly under its package's name.
-		exact = g.idx.aliasOf(name, ver)
+		exact, scoped = g.idx.aliasOf(name, ver)
+	}
+	for _, ph := range m.phrase {
+		// "Electron Forge 8.0.1": the last word alone names no package;
+		// the product's name of two or three words may (ADR 0380).
+		if len(pkgs) > 0 || len(exact) > 0 {
+			break
+		}
+		if jn := strings.ToLower(strings.ReplaceAll(ph, " ", "-")); len(g.idx.lookup(jn)) > 0 {
+			name, pkgs, exact = ph, packages(g.idx.lookup(jn)), packages(exactAt(g.idx.lookup(jn), ver))
+			break
+		}
+		if ex, sc := g.idx.aliasOf(ph, ver); len(ex) > 0 {
+			name, exact, scoped = ph, ex, sc
+		}
 	}
 	switch {
-	case len(exact) == 1:
-		d := exact[0]
-		ver := heldVersion(d, ver)
-		g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("confirmed: %s:%d pins %s at %s", d.Manifest, d.Line, d.Package, d.Exact))
+	case len(exact) == 1 || scoped && len(exact) > 1:
+		// A product released as one npm scope ("NestJS 10.3.2" is every
+		// @nestjs package the manifests pin exactly at 10.3.2).
+		for _, d := range exact {
+			if g.hasPin(d.Package, ver) {
+				continue
+			}
+			ver := heldVersion(d, ver)
+			g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("confirmed: %s:%d pins %s at %s", d.Manifest, d.Line, d.Package, d.Exact))
+		}
 	case len(pkgs) == 1 && m.pinWord:
 		d := pkgs[0]
 		g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("the sentence says to pin it; %s declares %s %s (%s)", d.Manifest, d.Ecosystem, d.Package, d.Value))
@@ -396,7 +466,7 @@ func (g *grounder) mention(m mention, name string) {
 // that pins ("Pin exactly: version = \"0.9.8\""): the package is the one a
 // manifest pins exactly at that version whose name the title says.
 func (g *grounder) versionAlone(m mention, title string) {
-	if partialVersion(m.version) {
+	if partialVersion(m.version) || m.bound || m.not {
 		return
 	}
 	var hits []pin.Declaration
@@ -464,7 +534,7 @@ func (g *grounder) unread() []Warning {
 			continue // the manifests disagree: no one version to confirm
 		}
 		for _, l := range g.rec.Clues.decision {
-			if !namesAt(l.text, d.Package, d.Exact) {
+			if !namesAt(l.text, d.Package, d.Exact) || g.saysNotAPin(l.line, d.Package) {
 				continue
 			}
 			seen[string(d.Ecosystem)+d.Package] = true
@@ -474,6 +544,22 @@ func (g *grounder) unread() []Warning {
 		}
 	}
 	return out
+}
+
+// whyDenied and whyBound are why a candidate the sentence itself says is
+// not a pin was not taken: the line says so, and the audit of unread pins
+// leaves it (ADR 0382).
+const (
+	whyDenied = "the sentence denies it (\"not\", \"instead of\", \"do not pin\"): what the decision does not hold is no pin"
+	whyBound  = "a floor or a ceiling in words (\"at least\", \"or later\", \"up to\"): a range, not an exact version"
+)
+
+// saysNotAPin reports whether the record rejected a candidate of pkg on
+// line because its sentence denies or bounds it.
+func (g *grounder) saysNotAPin(line int, pkg string) bool {
+	return slices.ContainsFunc(g.rec.Rejected, func(c Candidate) bool {
+		return c.Line == line && (c.Why == whyDenied || c.Why == whyBound) && (strings.EqualFold(c.Package, pkg) || shortName(c.Package) == shortName(pkg) || aliasKey(c.Package) == aliasKey(shortName(pkg)))
+	})
 }
 
 // namesAt reports whether line writes the package pkg (its full or short

@@ -3,6 +3,7 @@ package adr
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin"
@@ -18,6 +19,10 @@ import (
 var (
 	// argoKey is a key of an Argo CD Application source.
 	argoKey = regexp.MustCompile(`^(\s*)(?:-\s+)?(repoURL|chart|targetRevision)\s*:\s*["']?([^"'#\s]+)["']?\s*(?:#.*)?$`)
+	// argoName is the name of the Application or list entry a source is
+	// under ("- name: aieg-crd", metadata's "name:"), or its Helm
+	// releaseName.
+	argoName = regexp.MustCompile(`^(\s*(?:-\s+)?)(name|releaseName)\s*:\s*["']?([A-Za-z0-9][A-Za-z0-9._-]*)["']?\s*(?:#.*)?$`)
 )
 
 // maxGroundingFiles bounds the files Declared reads for grounding only:
@@ -58,8 +63,12 @@ func argoSources(p, text string) []pin.Declaration {
 		indent           int
 		repo, chart, rev string
 		revLine          int
+		aliases          []string
 	}
 	var out []pin.Declaration
+	// The name of the entry being read and its indent: an Application's
+	// or list entry's name is above its source, less indented (ADR 0381).
+	entry, entryIndent := "", -1
 	flush := func(s src) {
 		name := s.chart
 		if name == "" && strings.HasPrefix(s.repo, "oci://") {
@@ -68,10 +77,26 @@ func argoSources(p, text string) []pin.Declaration {
 		if name == "" || s.rev == "" || !exactVer.MatchString(s.rev) || partialVersion(s.rev) {
 			return
 		}
-		out = append(out, pin.Declaration{Ecosystem: pin.Helm, Package: pin.NormalizeName(pin.Helm, name), Manifest: p, Value: s.rev, Exact: s.rev, Line: s.revLine})
+		d := pin.Declaration{Ecosystem: pin.Helm, Package: pin.NormalizeName(pin.Helm, name), Manifest: p, Value: s.rev, Exact: s.rev, Line: s.revLine}
+		for _, a := range s.aliases {
+			if a != "" && !strings.EqualFold(a, d.Package) && !slices.Contains(d.Aliases, strings.ToLower(a)) {
+				d.Aliases = append(d.Aliases, strings.ToLower(a))
+			}
+		}
+		out = append(out, d)
 	}
 	cur := src{indent: -1}
 	for i, ln := range strings.Split(text, "\n") {
+		if m := argoName.FindStringSubmatch(ln); m != nil {
+			ind := len(m[1])
+			switch {
+			case m[2] == "releaseName" && cur.indent >= 0 && ind > cur.indent:
+				cur.aliases = append(cur.aliases, m[3])
+			case m[2] == "name" && (cur.indent < 0 || ind < cur.indent):
+				entry, entryIndent = m[3], ind
+			}
+			continue
+		}
 		m := argoKey.FindStringSubmatch(ln)
 		if m == nil {
 			continue
@@ -84,13 +109,16 @@ func argoSources(p, text string) []pin.Declaration {
 			flush(cur)
 			cur = src{indent: -1}
 		}
+		if m[2] == "repoURL" && cur.repo != "" {
+			flush(cur)
+			cur = src{indent: -1}
+		}
+		if cur.indent < 0 && entryIndent >= 0 && entryIndent < ind {
+			cur.aliases = append(cur.aliases, entry)
+		}
 		cur.indent = ind
 		switch m[2] {
 		case "repoURL":
-			if cur.repo != "" {
-				flush(cur)
-				cur = src{indent: ind}
-			}
 			cur.repo = m[3]
 		case "chart":
 			cur.chart = m[3]

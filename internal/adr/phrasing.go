@@ -20,17 +20,25 @@ var (
 		// decisão, Entscheidung, Beschluss, beslut, besluit, keputusan,
 		// quyết định, 決定, 决定, 결정, решение.
 		`^(?:\d+[.)]?\s*)?(?:d[ée]pendances|dependencies|abh[äa]ngigkeiten|dependencias|depend[êe]ncias)\s+(?:ajout[ée]es|retenues|adopt[ée]es|added|adopted|chosen|selected|hinzugef[üu]gt|gew[äa]hlt|a[ñn]adidas|adicionadas|elegidas|escolhidas)|^(?:versions?|versionen|versiones|vers[õo]es)\s+(?:retenues|choisies|adopt[ée]es|chosen|selected|adopted|gew[äa]hlt|elegidas|escolhidas)|` +
-		`^(?:\d+[.)]?\s*)?(?:d[ée]cision|decisi[óo]n|decis[ãa]o|entscheidung|beschluss|beslut|besluit|keputusan|quyết định|決定|决定|決策|决策|결정|решение)`)
+		`^(?:\d+[.)]?\s*)?(?:d[ée]cision|decisi[óo]n|decis[ãa]o|entscheidung|beschluss|beslut|besluit|keputusan|quyết định|決定|决定|決策|决策|결정|решение|` +
+		// and Polish, Czech, Turkish, Finnish, Greek, Ukrainian, Korean
+		// "의사결정" (ADR 0382).
+		`decyzja|rozhodnut[íi]|karar|p[äa][äa]t[öo]s|απόφαση|рішення|의사\s*결정)`)
 	excludedHeading = regexp.MustCompile(`consequence|context|alternative|option|rejected|rationale|update|upgrade|how to|how we|implementation|migration|risk|drivers|background|problem|pros|cons|not pinned|example|usage|guide|instructions|tutorial|` +
 		// Histories and change logs record what was, not what holds (ADR 0362).
 		`history|changelog|change log|revision|historique|historial|hist[óo]rico|verlauf|[äa]nderungsprotokoll|riwayat|lịch sử|履歴|이력|变更记录|修订|` +
 		// The same parts in other languages: conséquences, contexte,
 		// écartées, Kontext, Konsequenzen, konteks, konsekuensi, 背景, 結果,
 		// 代替案, 문제, 배경, 결과, 대안.
-		`cons[ée]quence|consecuencia|consequência|konsequenz|konsekuensi|konteks|contexto|kontext|[ée]cart[ée]|rejet|verworfen|abgelehnt|descartad|rechazad|rejeitad|alternativ|risque|riesgo|背景|結果|结果|代替|替代|문제|배경|결과|대안`)
+		`cons[ée]quence|consecuencia|consequência|konsequenz|konsekuensi|konteks|contexto|kontext|[ée]cart[ée]|rejet|verworfen|abgelehnt|descartad|rechazad|rejeitad|alternativ|risque|riesgo|背景|結果|结果|代替|替代|문제|배경|결과|대안|` +
+		// Options, considered choices, impacts, the state before, open
+		// questions and next steps, in the records' languages (ADR 0382):
+		// opciones, opções, opzioni, opties; contesto, conseguenze,
+		// gevolgen; Begründung, motivación; status quo, Ist-Zustand.
+		`opci[oó]n|op[çc][õo]es|opzion|\bopties?\b|considered|considerad|envisag|erwogen|overwogen|considerat|impact|auswirkung|contesto|conseguenz|gevolg|consequentie|rischi|begr[üu]ndung|motivation|motivaci|motiva[çc]|motivazion|justifica|status quo|current state|ist-zustand|[ée]tat actuel|estado actual|situa[çc][ãa]o atual|stato attuale|huidige situatie|open questions?|offene fragen|questions ouvertes|follow[- ]?ups?|next steps|future work|n[äa]chste schritte|prochaines [ée]tapes|trade-?offs?|vorteile|nachteile|avantages|inconv[ée]nients|ventajas|desventajas|vantagens|desvantagens|vantaggi|svantaggi|voordelen|nadelen|kontekst|konsekwencj|alternatyw|sonu[çc]|ba[ğg]lam|影響|影响|검토한|고려`)
 	// notDecided are the parts of a record without a decision heading
 	// that record rather than decide: status, history, references, links.
-	notDecided = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:status|statut|estado|stand|history|historique|historial|changelog|change log|references?|r[ée]f[ée]rences|referencias|refer[êe]ncias|links|liens|enlaces|see also|voir aussi)\b`)
+	notDecided = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:status|statut|estado|stato|상태|статус|durum|stand|history|historique|historial|changelog|change log|references?|r[ée]f[ée]rences|referencias|refer[êe]ncias|links|liens|enlaces|see also|voir aussi)\b`)
 	// inlineExample is an illustration inside a sentence: "(e.g., expo@53.0.13
 	// vs 53.0.15)", ", for example X 1.2.3.": what it names is not decided.
 	inlineExample = regexp.MustCompile(`(?i)(?:\(|[,;:]\s*|\s)(?:e\.\s?g\.|for example|for instance|z\.\s?b\.|par exemple|por ejemplo|p\.\s?ex\.|例えば|例如)[^)]*?(?:\)|$|\.\s)`)
@@ -60,6 +68,7 @@ func decisionText(doc string) []section {
 		// options, consequences or another excluded part (issue 35).
 		out := []section{}
 		exLevel := 0 // level of the excluded heading in force
+		titled := false
 		for _, s := range secs {
 			if s.level == 0 {
 				continue
@@ -68,6 +77,14 @@ func decisionText(doc string) []section {
 				exLevel = 0
 			}
 			if exLevel > 0 {
+				continue
+			}
+			if !titled && s.level == 1 && onlyTitle(secs) {
+				// The record's title ("# 5. Upgrade to hono 4.7.2") names
+				// the record, not a part of it: the parts below it are
+				// read whatever words it has (ADR 0382).
+				titled = true
+				out = append(out, s)
 				continue
 			}
 			if h := strings.TrimSpace(strings.Trim(s.heading, "*_`")); excludedHeading.MatchString(h) || notDecided.MatchString(h) {
@@ -105,6 +122,24 @@ func decisionText(doc string) []section {
 	return out
 }
 
+// onlyTitle reports whether secs have exactly one level-1 heading, the
+// record's title, and it is their first heading.
+func onlyTitle(secs []section) bool {
+	n, first := 0, 0
+	for _, s := range secs {
+		if s.level == 0 {
+			continue
+		}
+		if first == 0 {
+			first = s.level
+		}
+		if s.level == 1 {
+			n++
+		}
+	}
+	return n == 1 && first == 1
+}
+
 // phrasings returns the pins written in one decision section in the forms
 // teams use: tables, fenced manifest snippets, name@version and "we pin X
 // to 1.2.3". Candidates it does not take (ranges) are noted as rejected.
@@ -137,12 +172,17 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 	var blkLines []string
 	var header []string
 	pkgCol, verCol := -1, -1
+	kvName, kvVer := "", "" // a label/value table's package and version
 	history := false
 	prevBlank := true
+	var para []string // the lines of the paragraph or list item read so far
 	for i := 0; i < len(lines); i++ {
 		ln := lines[i]
 		at := s.line + offset + i
 		t := strings.TrimSpace(ln)
+		if fence != "" || t == "" || strings.HasPrefix(t, "|") || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") || listItem.MatchString(ln) || isIndentedCode(ln) && !inList(lines, i) {
+			para = nil
+		}
 		p.rec.Clues.decision = append(p.rec.Clues.decision, textLine{line: at, text: ln, heading: s.heading})
 		if fence != "" {
 			if strings.HasPrefix(t, fence) {
@@ -174,6 +214,25 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		prevBlank = t == ""
 		if strings.HasPrefix(t, "|") {
 			cells := tableCells(t)
+			if header == nil {
+				kvName, kvVer = "", ""
+			}
+			if len(cells) == 2 {
+				// A table of one dependency's facts, a label and a value
+				// per row ("| Package | kopf |", "| Version | 1.40.1 |"):
+				// a candidate a manifest must confirm exactly (ADR 0382).
+				label, val := strings.ToLower(strings.Trim(cells[0], "*_` :")), strings.Trim(cells[1], "*_` ")
+				switch {
+				case kvLabelName.MatchString(label):
+					kvName = cellName(val)
+				case kvLabelVer.MatchString(label):
+					kvVer = strings.TrimLeft(val, "=v")
+				}
+				if kvName != "" && kvVer != "" && exactVer.MatchString(kvVer) && !partialVersion(kvVer) {
+					p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: at, names: []string{kvName}, version: kvVer})
+					kvName, kvVer = "", ""
+				}
+			}
 			switch {
 			case header == nil:
 				header = cells
@@ -243,27 +302,53 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		header = nil
 		if exampleLine.MatchString(ln) {
 			// "For example, pin requests to 2.31.0": an illustration.
+			para = nil
 			continue
 		}
 		// "(e.g., expo@53.0.13 vs 53.0.15)": an illustration inside the
 		// sentence names nothing the decision holds.
 		ln = inlineExample.ReplaceAllStringFunc(ln, func(m string) string { return strings.Repeat(" ", len(m)) })
-		p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
+		// A sentence wrapped over lines is read as one: the names and pin
+		// words of the lines above in its paragraph or list item count for
+		// a version on this one (ADR 0380).
+		p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentionsAfter(leadOf(para), ln, at, s.heading)...)
+		para = append(para, ln)
 		for _, m := range atForm.FindAllStringSubmatchIndex(ln, -1) {
 			name, ver := ln[m[2]:m[3]], ln[m[4]:m[5]]
 			if fromSide(ln[:m[2]], ln[m[5]:]) {
 				p.reject(candidate(name, ver, at), "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
 				continue
 			}
+			if toks := strings.Fields(ln[:m[2]]); negatedAt(toks, len(toks)-1, false) || boundBefore.MatchString(ln[:m[2]]) || boundAfter.MatchString(ln[m[5]:]) {
+				why := whyDenied
+				if !negatedAt(toks, len(toks)-1, false) {
+					why = whyBound
+				}
+				p.reject(candidate(name, ver, at), why)
+				continue
+			}
 			add(ecoOfAt(name), name, ver, at)
 		}
-		for _, m := range pinVerb.FindAllStringSubmatch(ln, -1) {
-			add("", m[1], m[2], at)
+		for _, m := range pinVerb.FindAllStringSubmatchIndex(ln, -1) {
+			if toks := strings.Fields(ln[:m[0]]); negatedAt(toks, len(toks)-1, true) {
+				p.reject(candidate(ln[m[2]:m[3]], ln[m[4]:m[5]], at), whyDenied)
+				continue
+			}
+			add("", ln[m[2]:m[3]], ln[m[4]:m[5]], at)
 		}
 	}
 	out = append(out, p.raw...)
 	p.raw = nil
 	return out
+}
+
+// leadOf is the text a wrapped line continues: the last two lines of its
+// paragraph or list item, joined (a sentence rarely spans more).
+func leadOf(para []string) string {
+	if len(para) > 2 {
+		para = para[len(para)-2:]
+	}
+	return strings.Join(para, " ")
 }
 
 func ecoOfAt(name string) pin.Ecosystem {
@@ -301,7 +386,17 @@ var (
 	historyHeader = regexp.MustCompile(`^(?:date|dates|datum|fecha|data|tanggal|ngày|日付|날짜|日期|author|authors|auteur|autor|autores|penulis|changes?|changelog|change log|description of change|modifications?|[äa]nderung(?:en)?|cambios?|altera[çc][ãa]o|altera[çc][õo]es|perubahan|thay đổi|変更|변경|变更|history|historique|histor)`)
 	// verHeader names its version column: Version, Versión, Versão, Versie,
 	// Versi, バージョン, 버전, 版本 …
-	verHeader = regexp.MustCompile(`versi|バージョン|버전|版本`)
+	verHeader = regexp.MustCompile(`versi|バージョン|버전|版本|` +
+		// a column headed by a short or a pin word alone: "Ver.", "v",
+		// "Pinned", "Locked at", "Exact" (ADR 0382).
+		"^[*_`\\s]*(?:ver\\.?|v\\.?|pin|pinned|pinned at|locked|locked at|exact|固定|고정)[*_`\\s]*$")
+)
+
+var (
+	// kvLabelName and kvLabelVer are the labels of a label/value table's
+	// package and version rows.
+	kvLabelName = regexp.MustCompile(`^(?:package|package name|dependency|library|module|crate|gem|chart|image|artifact|name|paquet|paket|paquete|pacote|biblioth[èe]que|librer[ií]a|パッケージ|패키지|依赖|包)$`)
+	kvLabelVer  = regexp.MustCompile(`^(?:version|pinned version|exact version|versi[óo]n|vers[ãa]o|versione|versie|versi|バージョン|버전|版本)$`)
 )
 
 // pairedCells splits a name cell and a version cell that pair several

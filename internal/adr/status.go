@@ -108,6 +108,54 @@ var StatusVocabulary = map[string]map[StatusClass][]string{
 		Rejected:   {"已拒绝", "拒绝", "已拒絕", "拒絕", "已否决", "否决", "否決", "不接受"},
 		Draft:      {"草稿", "草案"},
 	},
+	"it": {
+		Accepted:   {"accettato", "accettata", "approvato", "approvata", "adottato", "adottata", "in vigore", "implementato", "implementata", "deciso", "decisa"},
+		Proposed:   {"proposto", "proposta", "in revisione", "in discussione"},
+		Superseded: {"sostituito", "sostituita", "sostituito da", "sostituita da", "superato da"},
+		Deprecated: {"deprecato", "deprecata", "obsoleto", "obsoleta", "dismesso", "dismessa", "ritirato", "ritirata"},
+		Rejected:   {"rifiutato", "rifiutata", "respinto", "respinta", "scartato", "scartata"},
+		Draft:      {"bozza"},
+	},
+	"ko": {
+		Accepted:   {"채택", "채택됨", "승인", "승인됨", "수락", "수락됨", "확정", "확정됨", "결정됨"},
+		Proposed:   {"제안", "제안됨", "검토 중", "검토중"},
+		Superseded: {"대체됨", "교체됨", "대체"},
+		Deprecated: {"폐기", "폐기됨", "사용 중단", "지원 중단"},
+		Rejected:   {"거부", "거부됨", "거절", "거절됨", "기각", "기각됨", "채택되지 않음"},
+		Draft:      {"초안", "작성 중", "작성중"},
+	},
+	"ru": {
+		Accepted:   {"принято", "принят", "принята", "утверждено", "утверждён", "утвержден", "утверждена", "одобрено", "действует"},
+		Proposed:   {"предложено", "предложен", "предложена", "предложение", "на рассмотрении"},
+		Superseded: {"заменено", "заменён", "заменен", "заменена", "заменено на"},
+		Deprecated: {"устарело", "устарел", "устаревшее", "упразднено", "выведено из использования"},
+		Rejected:   {"отклонено", "отклонён", "отклонен", "отклонена"},
+		Draft:      {"черновик"},
+	},
+	"pl": {
+		Accepted:   {"zaakceptowana", "zaakceptowany", "zaakceptowane", "przyjęta", "przyjęty", "zatwierdzona", "zatwierdzony"},
+		Proposed:   {"proponowana", "proponowany", "propozycja", "zaproponowana"},
+		Superseded: {"zastąpiona", "zastąpiony", "zastąpiona przez", "zastąpiony przez"},
+		Deprecated: {"przestarzała", "przestarzały", "wycofana", "wycofany"},
+		Rejected:   {"odrzucona", "odrzucony"},
+		Draft:      {"szkic", "wersja robocza"},
+	},
+	"sv": {
+		Accepted:   {"accepterad", "accepterat", "godkänd", "godkänt", "beslutad", "beslutat"},
+		Proposed:   {"föreslagen", "föreslaget", "förslag"},
+		Superseded: {"ersatt", "ersatt av", "ersatt med"},
+		Deprecated: {"föråldrad", "föråldrat", "utfasad", "utfasat"},
+		Rejected:   {"avvisad", "avvisat", "avslagen", "avslaget"},
+		Draft:      {"utkast"},
+	},
+	"tr": {
+		Accepted:   {"kabul edildi", "onaylandı", "onaylanmış", "kabul"},
+		Proposed:   {"önerildi", "önerilen", "öneri", "inceleniyor"},
+		Superseded: {"yerine geçildi", "değiştirildi"},
+		Deprecated: {"kullanımdan kaldırıldı", "eskimiş"},
+		Rejected:   {"reddedildi", "reddedilmiş"},
+		Draft:      {"taslak"},
+	},
 	"ja": {
 		Accepted:   {"承認済み", "承認済", "承認", "採用", "採択", "受理", "決定", "合意"},
 		Proposed:   {"提案", "提案中", "レビュー中", "検討中", "未承認"},
@@ -338,7 +386,7 @@ func cleanStatus(s string) string {
 // StatusLabels are the words that head a record's status, as a heading
 // ("## Estado"), a label ("**Statut :** Accepté") or a table row's first
 // cell ("| 状态 | 已接受 |"), in the languages of StatusVocabulary.
-var StatusLabels = []string{"status", "estado", "statut", "état", "situação", "trạng thái", "tình trạng", "状态", "狀態", "ステータス", "状態"}
+var StatusLabels = []string{"status", "estado", "statut", "état", "situação", "trạng thái", "tình trạng", "状态", "狀態", "ステータス", "状態", "stato", "상태", "статус", "durum", "stav", "tila"}
 
 // statusLabelRE matches a status label line: "Status: Accepted", "*
 // Status: accepted", "- **Status**: Accepted", "**Status:** Accepted",

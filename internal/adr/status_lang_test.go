@@ -8,7 +8,7 @@ import (
 // The vocabulary is one table: every language names every class, and no
 // folded word belongs to two classes (it could not say which it is).
 func TestStatusVocabularyComplete(t *testing.T) {
-	for _, lang := range []string{"en", "de", "fr", "es", "pt", "nl", "id", "vi", "zh", "ja"} {
+	for _, lang := range []string{"en", "de", "fr", "es", "pt", "nl", "id", "vi", "zh", "ja", "it", "ko", "ru", "pl", "sv", "tr"} {
 		byClass, ok := StatusVocabulary[lang]
 		if !ok {
 			t.Errorf("language %s is missing", lang)

@@ -199,6 +199,7 @@ func (p *parser) bodyPins(doc string, offset int) {
 		pins = append(pins, p.phrasings(s, offset)...)
 		decided = append(decided, s.body)
 	}
+	p.contextMentions(doc, offset)
 	pins = append(pins, p.makefileTools(doc, strings.Join(decided, "\n"), offset)...)
 	pins = p.dedupePins(pins)
 	pins = p.screen(pins)

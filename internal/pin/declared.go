@@ -32,6 +32,10 @@ type Declaration struct {
 	// Comment is the text of the comments on that line and of the comment
 	// lines right above it, markers removed, joined by newlines.
 	Comment string `json:"comment,omitempty"`
+	// Aliases are other names the repository gives the package where it
+	// declares it: an Argo CD Application's name or Helm release name for
+	// the chart it installs. Only grounding sets and reads them (ADR 0381).
+	Aliases []string `json:"aliases,omitempty"`
 }
 
 // Declarations reads the file at the slash-separated path p with the reader
