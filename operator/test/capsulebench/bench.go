@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,9 +35,13 @@ import (
 
 type options struct {
 	src, capsuleBin, operatorBin, helm, crds, policies, dir, only string
-	prevOperatorBin, prevPolicies                                 string
-	tenants, namespaces, pods, workers                            int
-	startTimeout                                                  time.Duration
+	// profiles: a folder for the kube-apiserver's CPU profile of each load
+	// window, profileSeconds long; empty: none.
+	profiles                           string
+	profileSeconds                     int
+	prevOperatorBin, prevPolicies      string
+	tenants, namespaces, pods, workers int
+	startTimeout                       time.Duration
 }
 
 // The images of the load: allowed by both set-ups' registry rules
@@ -91,6 +96,11 @@ func run(o options) error {
 	}
 	if err := os.MkdirAll(o.dir, 0o755); err != nil {
 		return err
+	}
+	if o.profiles != "" {
+		if err := os.MkdirAll(o.profiles, 0o755); err != nil {
+			return err
+		}
 	}
 	fmt.Printf("capsulebench: files in %s\n", o.dir)
 	fmt.Printf("machine: nproc=%d arch=%s cpu=%q date=%s loadavg=%s\n", nproc(), arch(), cpuModel(), time.Now().UTC().Format(time.RFC3339), loadavg())
@@ -193,9 +203,39 @@ func details(p phase) string {
 	return b.String()
 }
 
+// profile starts a CPU profile of the kube-apiserver (its
+// /debug/pprof/profile, --profiling is on by default) when
+// --apiserver-profiles is set, and returns the function that waits for it
+// and writes it to <dir>/<set-up>-<window>.pprof. The profile lasts
+// --apiserver-profile-seconds from the window's start (a load shorter than
+// that is followed by idle time in it).
+func (b *bench) profile(ctx context.Context, window string) func() {
+	if b.o.profiles == "" {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		data, err := b.cs.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/profile").
+			Param("seconds", strconv.Itoa(b.o.profileSeconds)).DoRaw(ctx)
+		if err != nil {
+			fmt.Printf("  kube-apiserver profile of the %s window: %v\n", window, err)
+			return
+		}
+		path := filepath.Join(b.o.profiles, b.name+"-"+window+".pprof")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			fmt.Printf("  kube-apiserver profile of the %s window: %v\n", window, err)
+			return
+		}
+		fmt.Printf("  kube-apiserver CPU profile of the %s window: %s\n", window, path)
+	}()
+	return func() { <-done }
+}
+
 // bench is one set-up's control plane, its owners and its controller.
 type bench struct {
 	o      options
+	name   string // the set-up's name, for its files
 	cp     *controlplane.ControlPlane
 	admin  client.Client
 	cs     *kubernetes.Clientset
@@ -240,7 +280,7 @@ func startBench(ctx context.Context, o options, name string, crds []string, grou
 	if err := v1alpha1.AddToScheme(scheme); err != nil {
 		return nil, err
 	}
-	b := &bench{o: o, cp: cp}
+	b := &bench{o: o, cp: cp, name: name}
 	if b.admin, err = client.New(cp.Config, client.Options{Scheme: scheme}); err != nil {
 		_ = cp.Stop()
 		return nil, err
@@ -410,6 +450,7 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	if err := m.start(); err != nil {
 		return err
 	}
+	stopProfile := b.profile(ctx, "namespaces")
 	nsCount := b.o.namespaces
 	var failed int
 	var mu sync.Mutex
@@ -425,6 +466,7 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 		return err
 	})
 	p.NamespaceErrors = failed
+	stopProfile()
 	w, err := m.stop("namespaces")
 	if err != nil {
 		return err
@@ -482,6 +524,7 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	if err := m.start(); err != nil {
 		return err
 	}
+	stopProfile = b.profile(ctx, "pods")
 	p.Pods, p.PodErrors, first = load(ctx, b.o.pods, b.o.workers, func(ctx context.Context, i int) error {
 		ns := names[i%len(names)]
 		_, err := b.owners[created[ns]].CoreV1().Pods(ns).Create(ctx, pod(fmt.Sprintf("p%04d", i), allowedImage), metav1.CreateOptions{})
@@ -490,6 +533,7 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	if p.FirstError == "" {
 		p.FirstError = first
 	}
+	stopProfile()
 	if w, err = m.stop("pods"); err != nil {
 		return err
 	}
