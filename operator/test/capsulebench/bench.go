@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -34,9 +35,13 @@ import (
 
 type options struct {
 	src, capsuleBin, operatorBin, helm, crds, policies, dir, only string
-	prevOperatorBin, prevPolicies                                 string
-	tenants, namespaces, pods, workers                            int
-	startTimeout                                                  time.Duration
+	// profiles: a folder for the kube-apiserver's CPU profile of each load
+	// window, profileSeconds long; empty: none.
+	profiles                           string
+	profileSeconds                     int
+	prevOperatorBin, prevPolicies      string
+	tenants, namespaces, pods, workers int
+	startTimeout                       time.Duration
 }
 
 // The images of the load: allowed by both set-ups' registry rules
@@ -91,6 +96,11 @@ func run(o options) error {
 	}
 	if err := os.MkdirAll(o.dir, 0o755); err != nil {
 		return err
+	}
+	if o.profiles != "" {
+		if err := os.MkdirAll(o.profiles, 0o755); err != nil {
+			return err
+		}
 	}
 	fmt.Printf("capsulebench: files in %s\n", o.dir)
 	fmt.Printf("machine: nproc=%d arch=%s cpu=%q date=%s loadavg=%s\n", nproc(), arch(), cpuModel(), time.Now().UTC().Format(time.RFC3339), loadavg())
@@ -193,9 +203,39 @@ func details(p phase) string {
 	return b.String()
 }
 
+// profile starts a CPU profile of the kube-apiserver (its
+// /debug/pprof/profile, --profiling is on by default) when
+// --apiserver-profiles is set, and returns the function that waits for it
+// and writes it to <dir>/<set-up>-<window>.pprof. The profile lasts
+// --apiserver-profile-seconds from the window's start (a load shorter than
+// that is followed by idle time in it).
+func (b *bench) profile(ctx context.Context, window string) func() {
+	if b.o.profiles == "" {
+		return func() {}
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		data, err := b.cs.CoreV1().RESTClient().Get().AbsPath("/debug/pprof/profile").
+			Param("seconds", strconv.Itoa(b.o.profileSeconds)).DoRaw(ctx)
+		if err != nil {
+			fmt.Printf("  kube-apiserver profile of the %s window: %v\n", window, err)
+			return
+		}
+		path := filepath.Join(b.o.profiles, b.name+"-"+window+".pprof")
+		if err := os.WriteFile(path, data, 0o644); err != nil {
+			fmt.Printf("  kube-apiserver profile of the %s window: %v\n", window, err)
+			return
+		}
+		fmt.Printf("  kube-apiserver CPU profile of the %s window: %s\n", window, path)
+	}()
+	return func() { <-done }
+}
+
 // bench is one set-up's control plane, its owners and its controller.
 type bench struct {
 	o      options
+	name   string // the set-up's name, for its files
 	cp     *controlplane.ControlPlane
 	admin  client.Client
 	cs     *kubernetes.Clientset
@@ -213,6 +253,13 @@ type bench struct {
 	inForce func(ctx context.Context, t int, ns *corev1.Namespace) error
 	// rules says a pod outside the registries must be denied.
 	rules bool
+	// settled, when set, returns nil once the controller has provisioned
+	// the self-service namespaces created (namespace: its tenant): the pod
+	// load then measures admission, not the controller's writes into the
+	// new namespaces running beside it (issue 38: at 1,000 Tenants those
+	// server-side applies were a third of the API server's CPU in the pod
+	// window).
+	settled func(ctx context.Context, created map[string]int) error
 }
 
 func tenantName(t int) string       { return fmt.Sprintf("t%02d", t) }
@@ -240,7 +287,7 @@ func startBench(ctx context.Context, o options, name string, crds []string, grou
 	if err := v1alpha1.AddToScheme(scheme); err != nil {
 		return nil, err
 	}
-	b := &bench{o: o, cp: cp}
+	b := &bench{o: o, cp: cp, name: name}
 	if b.admin, err = client.New(cp.Config, client.Options{Scheme: scheme}); err != nil {
 		_ = cp.Stop()
 		return nil, err
@@ -410,6 +457,7 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	if err := m.start(); err != nil {
 		return err
 	}
+	stopProfile := b.profile(ctx, "namespaces")
 	nsCount := b.o.namespaces
 	var failed int
 	var mu sync.Mutex
@@ -425,6 +473,7 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 		return err
 	})
 	p.NamespaceErrors = failed
+	stopProfile()
 	w, err := m.stop("namespaces")
 	if err != nil {
 		return err
@@ -436,6 +485,16 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	}
 	p.Plugin = append(p.Plugin, pluginIn("namespaces", before, after))
 	fmt.Printf("  %d namespaces created (%d failed)\n", len(p.Namespaces), failed)
+
+	if b.settled != nil {
+		t0 := time.Now()
+		if err := eventually(ctx, b.o.startTimeout, "the self-service namespaces provisioned", func(ctx context.Context) error {
+			return b.settled(ctx, created)
+		}); err != nil {
+			return err
+		}
+		fmt.Printf("  self-service namespaces provisioned %s after the load (unmeasured wait)\n", time.Since(t0).Round(time.Second))
+	}
 
 	// The pods go to the namespaces created, in the load's order.
 	var names []string
@@ -482,6 +541,7 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	if err := m.start(); err != nil {
 		return err
 	}
+	stopProfile = b.profile(ctx, "pods")
 	p.Pods, p.PodErrors, first = load(ctx, b.o.pods, b.o.workers, func(ctx context.Context, i int) error {
 		ns := names[i%len(names)]
 		_, err := b.owners[created[ns]].CoreV1().Pods(ns).Create(ctx, pod(fmt.Sprintf("p%04d", i), allowedImage), metav1.CreateOptions{})
@@ -490,6 +550,7 @@ func (b *bench) measure(ctx context.Context, p *phase) error {
 	if p.FirstError == "" {
 		p.FirstError = first
 	}
+	stopProfile()
 	if w, err = m.stop("pods"); err != nil {
 		return err
 	}
@@ -868,6 +929,27 @@ func runKubetenant(ctx context.Context, o options, name, operatorBin, policies s
 		wrong.Name = "x" + wrong.Name
 		if _, err := b.owners[t].CoreV1().Namespaces().Create(ctx, wrong, dryRun); err == nil {
 			return fmt.Errorf("namespace %s with tenant %s's label is admitted: the policies are not in force yet", wrong.Name, tenantName(t))
+		}
+		return nil
+	}
+	b.settled = func(ctx context.Context, created map[string]int) error {
+		var l v1alpha1.TenantList
+		if err := b.admin.List(ctx, &l); err != nil {
+			return err
+		}
+		active := map[string]bool{}
+		for _, tn := range l.Items {
+			if tn.Status.Phase != v1alpha1.PhaseReady || tn.Status.ObservedGeneration != tn.Generation {
+				return fmt.Errorf("tenant %s is %q", tn.Name, tn.Status.Phase)
+			}
+			for _, ns := range tn.Status.Namespaces {
+				active[ns.Name] = ns.Phase == v1alpha1.NamespaceActive
+			}
+		}
+		for ns := range created {
+			if !active[ns] {
+				return fmt.Errorf("namespace %s is not provisioned yet", ns)
+			}
 		}
 		return nil
 	}

@@ -65,6 +65,8 @@ func main() {
 	flag.IntVar(&o.tenants, "tenants", 40, "tenants, one owner each")
 	flag.IntVar(&o.namespaces, "namespaces", 200, "self-service namespaces the owners create in all, spread round-robin over the tenants")
 	flag.IntVar(&o.pods, "pods", 1000, "pods the owners create, spread over their namespaces")
+	flag.StringVar(&o.profiles, "apiserver-profiles", "", "a folder for a CPU profile of the kube-apiserver in each load window (empty: none)")
+	flag.IntVar(&o.profileSeconds, "apiserver-profile-seconds", 5, "how long each kube-apiserver profile lasts, from the window's start")
 	flag.IntVar(&o.workers, "workers", 4, "concurrent callers of each load")
 	flag.StringVar(&o.only, "only", "", "run only the set-ups named, comma-separated: baseline, capsule, capsule-qps, previous, kubetenant (default all; the Capsule set-ups only with --src, previous only with --previous-operator-bin)")
 	flag.StringVar(&o.prevOperatorBin, "previous-operator-bin", "", "a tenant-operator built from the previous design (ADR 0270: main before ADR 0350), measured as set-up previous")
