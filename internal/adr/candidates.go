@@ -381,17 +381,11 @@ func (p *parser) contextMentions(doc string, offset int) {
 			continue
 		}
 		var para []string
-		fence := ""
+		var fence fences
 		for i, ln := range strings.Split(mask(s.body).text, "\n") {
 			t := strings.TrimSpace(ln)
-			if fence != "" {
-				if strings.HasPrefix(t, fence) {
-					fence = ""
-				}
-				continue
-			}
-			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-				fence, para = t[:3], nil
+			if fence.in(t) {
+				para = nil
 				continue
 			}
 			if t == "" || strings.HasPrefix(t, "|") || listItem.MatchString(ln) || exampleLine.MatchString(ln) {

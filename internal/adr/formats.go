@@ -53,7 +53,7 @@ var (
 // (their Markdown children stay).
 func (p *parser) mdx(lines []string) []string {
 	out := make([]string, len(lines))
-	fence := ""
+	var fence fences
 	inFM := len(lines) > 0 && strings.TrimSpace(lines[0]) == "---"
 	for i, ln := range lines {
 		t := strings.TrimSpace(ln)
@@ -64,14 +64,7 @@ func (p *parser) mdx(lines []string) []string {
 			}
 			continue
 		}
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		if fence.in(t) {
 			continue
 		}
 		if mdxImport.MatchString(ln) || jsxTag.MatchString(ln) || strings.HasPrefix(t, "{") && strings.HasSuffix(t, "}") {

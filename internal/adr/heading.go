@@ -89,17 +89,10 @@ func headingText(h string) string {
 // emphasis inside a section.
 func boldHeadings(lines []string) bool {
 	n := 0
-	fence := ""
+	var fence fences
 	for i := 0; i < len(lines); i++ {
 		t := strings.TrimSpace(lines[i])
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		if fence.in(t) {
 			continue
 		}
 		if _, _, k := headingAt(lines, i, false); k > 0 {

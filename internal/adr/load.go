@@ -185,17 +185,10 @@ func parseLog(p string, data []byte) ([]Record, []Warning) {
 	doc := strings.ReplaceAll(strings.ReplaceAll(string(data), "\r\n", "\n"), "\r", "\n")
 	lines := strings.Split(doc, "\n")
 	starts := map[int][]int{} // level -> lines of numbered headings
-	fence := ""
+	var fence fences
 	for i, ln := range lines {
 		t := strings.TrimSpace(ln)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		if fence.in(t) {
 			continue
 		}
 		if !strings.HasPrefix(t, "#") {

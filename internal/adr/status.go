@@ -463,18 +463,11 @@ func bodyStatus(doc string) (status string, line int) {
 		}
 	}
 	lines := strings.Split(doc, "\n")
-	fence := ""
+	var fence fences
 	var later []int
 	for i, ln := range lines {
 		t := strings.TrimSpace(ln)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		if fence.in(t) {
 			continue
 		}
 		if _, ok := labelStatus(ln); !ok {

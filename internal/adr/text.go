@@ -98,21 +98,13 @@ func sections(doc string) []section {
 	lines := strings.Split(doc, "\n")
 	out := []section{{line: 1}}
 	var body []string
-	fence := ""
+	var fence fences
 	flush := func() { out[len(out)-1].body = strings.Join(body, "\n"); body = nil }
 	bold := boldHeadings(lines)
 	for i := 0; i < len(lines); i++ {
 		ln := lines[i]
 		t := strings.TrimSpace(ln)
-		if fence != "" {
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-			}
-			body = append(body, ln)
-			continue
-		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		if fence.in(t) {
 			body = append(body, ln)
 			continue
 		}
@@ -343,4 +335,23 @@ func (p *parser) screen(pins []pin.Pin) []pin.Pin {
 
 func (p *parser) reject(pn pin.Pin, why string) {
 	p.rec.Rejected = append(p.rec.Rejected, Candidate{Path: p.rec.Path, Line: pn.Source.Line, Ecosystem: pn.Ecosystem, Package: pn.Package, Version: pn.Version, Why: why})
+}
+
+// fences follows the fenced code blocks of a text line by line.
+type fences struct{ open string }
+
+// in reports whether the trimmed line t opens, closes or lies inside a
+// ``` or ~~~ fence.
+func (f *fences) in(t string) bool {
+	if f.open != "" {
+		if strings.HasPrefix(t, f.open) {
+			f.open = ""
+		}
+		return true
+	}
+	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		f.open = t[:3]
+		return true
+	}
+	return false
 }
