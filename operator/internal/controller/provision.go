@@ -80,7 +80,7 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 		t.Status.LastProvisionedTime = &now
 		provisioned = true
 	}
-	if err := r.writeStatus(ctx, old, t); err != nil {
+	if err := r.writeStatus(ctx, old, t, false); err != nil {
 		return reconcile.Result{}, err
 	}
 	r.postEvents(old, t, provisioned, external)
