@@ -47,6 +47,9 @@ type desiredEntry struct {
 	selfService []string
 	desired     []tenant.Namespace
 	used        time.Time
+	// hash is tenant.Hash(desired), computed on the reconcile's first ask.
+	hashOnce sync.Once
+	hash     string
 }
 
 // newDesiredCache keeps at most size Tenants, each until unused for idle.
@@ -56,13 +59,26 @@ func newDesiredCache(size int, idle time.Duration) *desiredCache {
 
 // get returns t's desired state, computed or kept.
 func (c *desiredCache) get(t *v1alpha1.Tenant) []tenant.Namespace {
+	return c.entry(t).desired
+}
+
+// getHashed returns t's desired state and its tenant.Hash, computed or
+// kept (ADR 0376): the reconcile's, which must not change them.
+func (c *desiredCache) getHashed(t *v1alpha1.Tenant) ([]tenant.Namespace, string) {
+	e := c.entry(t)
+	e.hashOnce.Do(func() { e.hash = tenant.Hash(e.desired) })
+	return e.desired, e.hash
+}
+
+// entry returns t's entry, kept or new.
+func (c *desiredCache) entry(t *v1alpha1.Tenant) *desiredEntry {
 	ss := tenant.SelfServiceNamespaces(t)
 	now := time.Now()
 	c.mu.Lock()
 	if e := c.entries[t.Name]; e != nil && e.uid == t.UID && e.generation == t.Generation && slices.Equal(e.selfService, ss) {
 		e.used = now
 		c.mu.Unlock()
-		return e.desired
+		return e
 	}
 	c.mu.Unlock()
 
@@ -82,11 +98,12 @@ func (c *desiredCache) get(t *v1alpha1.Tenant) []tenant.Namespace {
 		}
 		delete(c.entries, oldest)
 	}
-	c.entries[t.Name] = &desiredEntry{uid: t.UID, generation: t.Generation, selfService: ss, desired: desired, used: now}
+	e := &desiredEntry{uid: t.UID, generation: t.Generation, selfService: ss, desired: desired, used: now}
+	c.entries[t.Name] = e
 	if c.sweeper == nil {
 		c.sweeper = time.AfterFunc(c.idle, c.sweep)
 	}
-	return desired
+	return e
 }
 
 // sweep drops the entries unused for c.idle, and comes back while any is

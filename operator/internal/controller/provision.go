@@ -30,8 +30,9 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 			t.Status.Namespaces = append(t.Status.Namespaces, ns)
 		}
 	}
-	desired := tenant.Desired(t)
-	hash := tenant.Hash(desired)
+	// Shared with the child watch, read-only (ADR 0376): computed once per
+	// generation for the reconciles and the child events of a Tenant.
+	desired, hash := r.children.desired.getHashed(t)
 	drifted := r.drift.take(t.Name)
 
 	var o *outcome
