@@ -309,8 +309,7 @@ func (r *Reconciler) writeStatus(ctx context.Context, old, t *v1alpha1.Tenant, r
 	if read {
 		err = r.client.Status().Patch(ctx, t, client.RawPatch(types.MergePatchType, data))
 	} else {
-		err = r.builtin.tenancy.Patch(types.MergePatchType).Resource("tenants").Name(t.Name).SubResource("status").
-			Body(data).Do(ctx).Error()
+		err = unread(ctx, r.builtin.tenancy.Patch(types.MergePatchType).Resource("tenants").Name(t.Name).SubResource("status").Body(data))
 	}
 	if err != nil {
 		if apierrors.IsNotFound(err) {
