@@ -15,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
+	corev1ac "k8s.io/client-go/applyconfigurations/core/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/kubetenant/kubetenant/operator/api/v1alpha1"
@@ -204,6 +205,8 @@ func (r *Reconciler) parallel(n int, f func(i int) error) {
 // one request with its full metadata, and an existing one that is not this
 // Tenant's is a conflict, left untouched (ADR 0015).
 func (r *Reconciler) applyNamespace(ctx context.Context, t *v1alpha1.Tenant, d tenant.Namespace, uid types.UID) (v1alpha1.NamespaceStatus, error) {
+	// d is shared with the child watch (ADR 0376): the UID is set on a copy.
+	d.Namespace = copyNamespace(d.Namespace)
 	missing := v1alpha1.NamespaceStatus{Name: d.Name, Phase: v1alpha1.NamespaceMissing}
 	if uid != "" {
 		got, err := r.builtin.apply(ctx, d.Namespace.WithUID(uid))
@@ -246,6 +249,18 @@ func (r *Reconciler) applyNamespace(ctx context.Context, t *v1alpha1.Tenant, d t
 		return missing, kindError(tenant.KindNamespace, fmt.Errorf("applying namespace %s: %w", d.Name, err))
 	}
 	return applied(d, got), nil
+}
+
+// copyNamespace is a copy of ns whose metadata can be changed without
+// changing ns's: the apply configuration's With methods change their
+// receiver, and its metadata is a pointer.
+func copyNamespace(ns *corev1ac.NamespaceApplyConfiguration) *corev1ac.NamespaceApplyConfiguration {
+	c := *ns
+	if c.ObjectMetaApplyConfiguration != nil {
+		m := *c.ObjectMetaApplyConfiguration
+		c.ObjectMetaApplyConfiguration = &m
+	}
+	return &c
 }
 
 // uidMismatch reports whether an apply with a UID was refused because no

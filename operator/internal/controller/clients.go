@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 
 	corev1 "k8s.io/api/core/v1"
@@ -148,15 +149,29 @@ func (b *builtin) send(ctx context.Context, rc rest.Interface, namespace *string
 		return fmt.Errorf("encoding %s %s: %w", resource, *name, err)
 	}
 	ns := namespaceOf(namespace)
-	return rc.Patch(types.ApplyYAMLPatchType).
+	return unread(ctx, rc.Patch(types.ApplyYAMLPatchType).
 		NamespaceIfScoped(ns, ns != "").
 		Resource(resource).
 		Name(*name).
 		Param("fieldManager", FieldManager).
 		Param("force", "true").
-		Body(body).
-		Do(ctx).
-		Error()
+		Body(body))
+}
+
+// unread sends req and reads only the answer's status: an error is the
+// *errors.StatusError Do would return. Do would read the whole answer into
+// memory before it is dropped; Stream hands a 2xx answer's body over,
+// drained here through io.Discard's pooled buffer (ADR 0375).
+func unread(ctx context.Context, req *rest.Request) error {
+	answer, err := req.Stream(ctx)
+	if err != nil {
+		return err
+	}
+	defer answer.Close()
+	if _, err := io.Copy(io.Discard, answer); err != nil {
+		return fmt.Errorf("reading an answer of the API server: %w", err)
+	}
+	return nil
 }
 
 func namespaceOf(ns *string) string {

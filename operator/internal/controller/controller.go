@@ -272,7 +272,7 @@ func (r *Reconciler) pause(ctx context.Context, t *v1alpha1.Tenant) error {
 		Type: v1alpha1.ConditionReady, Status: metav1.ConditionFalse, ObservedGeneration: t.Generation,
 		Reason: v1alpha1.ReasonPaused, Message: "spec.paused is true: the operator changes nothing for this tenant",
 	})
-	return r.writeStatus(ctx, old, t)
+	return r.writeStatus(ctx, old, t, false)
 }
 
 // finalizersPatch is the merge patch that client.MergeFromWithOptimisticLock
@@ -292,11 +292,26 @@ func finalizersPatch(t *v1alpha1.Tenant) (client.Patch, error) {
 
 // writeStatus writes t's status if it differs from old's, failing on a
 // concurrent change so that events tied to a transition are posted once.
-func (r *Reconciler) writeStatus(ctx context.Context, old, t *v1alpha1.Tenant) error {
+// The patch is built from the two statuses (statusPatch). The answer is
+// decoded into t only when read is set (the caller writes the Tenant
+// again and needs its resourceVersion); otherwise it is left unread, as a
+// child's apply answer is (ADR 0354): decoding it, the whole Tenant in
+// JSON with its managedFields, was the rest of the status write's cost
+// (ADR 0375).
+func (r *Reconciler) writeStatus(ctx context.Context, old, t *v1alpha1.Tenant, read bool) error {
 	if equality.Semantic.DeepEqual(old.Status, t.Status) {
 		return nil
 	}
-	if err := r.client.Status().Patch(ctx, t, client.MergeFromWithOptions(old, client.MergeFromWithOptimisticLock{})); err != nil {
+	data, err := statusPatch(old, t)
+	if err != nil {
+		return err
+	}
+	if read {
+		err = r.client.Status().Patch(ctx, t, client.RawPatch(types.MergePatchType, data))
+	} else {
+		err = unread(ctx, r.builtin.tenancy.Patch(types.MergePatchType).Resource("tenants").Name(t.Name).SubResource("status").Body(data))
+	}
+	if err != nil {
 		if apierrors.IsNotFound(err) {
 			return nil // deleted meanwhile: nothing left to report on
 		}

@@ -47,6 +47,9 @@ type desiredEntry struct {
 	selfService []string
 	desired     []tenant.Namespace
 	used        time.Time
+	// hash is tenant.Hash(desired), computed on the reconcile's first ask.
+	hashOnce sync.Once
+	hash     string
 }
 
 // newDesiredCache keeps at most size Tenants, each until unused for idle.
@@ -56,21 +59,62 @@ func newDesiredCache(size int, idle time.Duration) *desiredCache {
 
 // get returns t's desired state, computed or kept.
 func (c *desiredCache) get(t *v1alpha1.Tenant) []tenant.Namespace {
-	ss := tenant.SelfServiceNamespaces(t)
-	now := time.Now()
-	c.mu.Lock()
-	if e := c.entries[t.Name]; e != nil && e.uid == t.UID && e.generation == t.Generation && slices.Equal(e.selfService, ss) {
-		e.used = now
-		c.mu.Unlock()
-		return e.desired
-	}
-	c.mu.Unlock()
+	return c.entry(t).desired
+}
 
+// getHashed returns t's desired state and its tenant.Hash, kept or
+// computed (ADR 0376): the reconcile's, which must not change them. A
+// state computed here is kept only when keep(hash) says so: the resync of
+// a converged Tenant (its hash already applied) fills no entry.
+func (c *desiredCache) getHashed(t *v1alpha1.Tenant, keep func(hash string) bool) ([]tenant.Namespace, string) {
+	ss := tenant.SelfServiceNamespaces(t)
+	if e := c.lookup(t, ss); e != nil {
+		e.hashOnce.Do(func() { e.hash = tenant.Hash(e.desired) })
+		return e.desired, e.hash
+	}
+	desired := c.compute(t)
+	hash := tenant.Hash(desired)
+	if keep(hash) {
+		e := c.put(t, ss, desired)
+		e.hashOnce.Do(func() { e.hash = hash })
+	}
+	return desired, hash
+}
+
+// entry returns t's entry, kept or new.
+func (c *desiredCache) entry(t *v1alpha1.Tenant) *desiredEntry {
+	ss := tenant.SelfServiceNamespaces(t)
+	if e := c.lookup(t, ss); e != nil {
+		return e
+	}
+	return c.put(t, ss, c.compute(t))
+}
+
+// lookup returns t's entry if one is kept for its UID, generation and
+// self-service namespaces ss, nil otherwise.
+func (c *desiredCache) lookup(t *v1alpha1.Tenant, ss []string) *desiredEntry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.entries[t.Name]; e != nil && e.uid == t.UID && e.generation == t.Generation && slices.Equal(e.selfService, ss) {
+		e.used = time.Now()
+		return e
+	}
+	return nil
+}
+
+// compute is tenant.Desired, told to onCompute.
+func (c *desiredCache) compute(t *v1alpha1.Tenant) []tenant.Namespace {
 	desired := tenant.Desired(t)
 	if c.onCompute != nil {
 		c.onCompute(t.Name)
 	}
+	return desired
+}
 
+// put keeps desired as t's entry, dropping the least recently used one
+// when full.
+func (c *desiredCache) put(t *v1alpha1.Tenant, ss []string, desired []tenant.Namespace) *desiredEntry {
+	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if _, ok := c.entries[t.Name]; !ok && len(c.entries) >= c.size {
@@ -82,11 +126,12 @@ func (c *desiredCache) get(t *v1alpha1.Tenant) []tenant.Namespace {
 		}
 		delete(c.entries, oldest)
 	}
-	c.entries[t.Name] = &desiredEntry{uid: t.UID, generation: t.Generation, selfService: ss, desired: desired, used: now}
+	e := &desiredEntry{uid: t.UID, generation: t.Generation, selfService: ss, desired: desired, used: now}
+	c.entries[t.Name] = e
 	if c.sweeper == nil {
 		c.sweeper = time.AfterFunc(c.idle, c.sweep)
 	}
-	return desired
+	return e
 }
 
 // sweep drops the entries unused for c.idle, and comes back while any is

@@ -60,7 +60,7 @@ func (r *Reconciler) finalize(ctx context.Context, t *v1alpha1.Tenant) (reconcil
 	}
 	prev := meta.FindStatusCondition(old.Status.Conditions, v1alpha1.ConditionReady)
 	meta.SetStatusCondition(&t.Status.Conditions, c)
-	if werr := r.writeStatus(ctx, old, t); werr != nil {
+	if werr := r.writeStatus(ctx, old, t, true); werr != nil {
 		return reconcile.Result{}, werr
 	}
 	if err != nil {

@@ -30,9 +30,13 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 			t.Status.Namespaces = append(t.Status.Namespaces, ns)
 		}
 	}
-	desired := tenant.Desired(t)
-	hash := tenant.Hash(desired)
 	drifted := r.drift.take(t.Name)
+	// Shared with the child watch, read-only (ADR 0376): computed once per
+	// generation for the reconciles and the child events of a Tenant that
+	// is being applied; a converged Tenant's resync keeps nothing.
+	desired, hash := r.children.desired.getHashed(t, func(hash string) bool {
+		return hash != t.Status.AppliedHash || drifted
+	})
 
 	var o *outcome
 	if t.Status.AppliedHash == hash && !drifted {
@@ -80,7 +84,7 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 		t.Status.LastProvisionedTime = &now
 		provisioned = true
 	}
-	if err := r.writeStatus(ctx, old, t); err != nil {
+	if err := r.writeStatus(ctx, old, t, false); err != nil {
 		return reconcile.Result{}, err
 	}
 	r.postEvents(old, t, provisioned, external)
