@@ -39,13 +39,7 @@ func TestFinalizersPatchIsTheMergeFromPatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		var w, g map[string]any
-		if err := json.Unmarshal(want, &w); err != nil {
-			t.Fatal(err)
-		}
-		if err := json.Unmarshal(got, &g); err != nil {
-			t.Fatal(err)
-		}
+		w, g := decodeBoth(t, want, got)
 		if !reflect.DeepEqual(w, g) || p.Type() != client.Merge.Type() {
 			t.Errorf("finalizers %v: patch %s of type %s, want %s of type %s", before, got, p.Type(), want, client.Merge.Type())
 		}
@@ -138,13 +132,7 @@ func TestStatusPatchIsTheMergeFromPatch(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var w, g map[string]any
-			if err := json.Unmarshal(want, &w); err != nil {
-				t.Fatal(err)
-			}
-			if err := json.Unmarshal(got, &g); err != nil {
-				t.Fatalf("%s from %s: %s: %v", name, start, got, err)
-			}
+			w, g := decodeBoth(t, want, got)
 			if st, ok := w["status"]; !ok || st == nil {
 				w["status"] = map[string]any{} // MergeFrom leaves out a status unchanged in JSON
 			}
@@ -153,4 +141,17 @@ func TestStatusPatchIsTheMergeFromPatch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// decodeBoth decodes the wanted and the sent merge patch, failing the test
+// when either is not a JSON object.
+func decodeBoth(t *testing.T, want, got []byte) (w, g map[string]any) {
+	t.Helper()
+	if err := json.Unmarshal(want, &w); err != nil {
+		t.Fatalf("wanted patch %s: %v", want, err)
+	}
+	if err := json.Unmarshal(got, &g); err != nil {
+		t.Fatalf("sent patch %s: %v", got, err)
+	}
+	return w, g
 }
