@@ -81,6 +81,29 @@ func (c *ControlPlane) StartAPIServer(ctx context.Context) error {
 	if !c.apiStopped {
 		return errors.New("kube-apiserver is running")
 	}
+	ctx, cancel := context.WithTimeout(ctx, apiServerReadyTimeout)
+	defer cancel()
+	for {
+		err := c.startAPIServerOnce(ctx)
+		if !errors.Is(err, errPortTaken) {
+			return err
+		}
+		// The port is free again once whatever took it lets go: a client
+		// dialling the stopped server from an ephemeral port can be given
+		// the server's own port for a moment (a TCP self-connect, which
+		// Go's dialer closes and retries).
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("%w (%v)", err, ctx.Err())
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+}
+
+// errPortTaken: kube-apiserver exited because its port was in use.
+var errPortTaken = errors.New("kube-apiserver's port is in use")
+
+func (c *ControlPlane) startAPIServerOnce(ctx context.Context) error {
 	c.apiStarts++
 	logPath := filepath.Join(c.dir, fmt.Sprintf("%s-%d.log", apiServerBinary, c.apiStarts))
 	p, err := startProcess(c.apiArgs[0], c.apiArgs[1:], logPath)
@@ -92,8 +115,6 @@ func (c *ControlPlane) StartAPIServer(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("creating a client for the control plane: %w", err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, apiServerReadyTimeout)
-	defer cancel()
 	for {
 		body, err := cs.Discovery().RESTClient().Get().AbsPath("/readyz").DoRaw(ctx)
 		if err == nil && string(body) == "ok" {
@@ -101,7 +122,13 @@ func (c *ControlPlane) StartAPIServer(ctx context.Context) error {
 		}
 		select {
 		case <-p.done:
-			return fmt.Errorf("kube-apiserver exited while starting again (%v); log %s ends:\n%s", p.waitErr, logPath, tail(logPath, 40))
+			c.api, c.apiStopped = nil, true
+			p.log.Close()
+			log := tail(logPath, 40)
+			if strings.Contains(log, "bind: address already in use") {
+				return fmt.Errorf("%w: log %s", errPortTaken, logPath)
+			}
+			return fmt.Errorf("kube-apiserver exited while starting again (%v); log %s ends:\n%s", p.waitErr, logPath, log)
 		case <-ctx.Done():
 			return fmt.Errorf("waiting for the restarted kube-apiserver's /readyz: %w (last error: %v)", ctx.Err(), err)
 		case <-time.After(100 * time.Millisecond):
