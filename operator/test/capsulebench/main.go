@@ -68,7 +68,7 @@ func main() {
 	flag.StringVar(&o.profiles, "apiserver-profiles", "", "a folder for a CPU profile of the kube-apiserver in each load window (empty: none)")
 	flag.IntVar(&o.profileSeconds, "apiserver-profile-seconds", 5, "how long each kube-apiserver profile lasts, from the window's start")
 	flag.IntVar(&o.workers, "workers", 4, "concurrent callers of each load")
-	flag.StringVar(&o.only, "only", "", "run only the set-ups named, comma-separated: baseline, capsule, capsule-qps, previous, kubetenant (default all; the Capsule set-ups only with --src, previous only with --previous-operator-bin)")
+	flag.StringVar(&o.only, "only", "", "run only the set-ups named, comma-separated: baseline, capsule, capsule-qps, previous, kubetenant, unenforced (default all; the Capsule set-ups only with --src, previous only with --previous-operator-bin)")
 	flag.StringVar(&o.prevOperatorBin, "previous-operator-bin", "", "a tenant-operator built from the previous design (ADR 0270: main before ADR 0350), measured as set-up previous")
 	flag.StringVar(&o.prevPolicies, "previous-policies", "", "that version's charts/tenant-operator/files/policies/policies.yaml")
 	flag.DurationVar(&o.startTimeout, "start-timeout", 3*time.Minute, "how long to wait for a controller to serve")
