@@ -304,6 +304,17 @@ func (g *grounder) openPins(grounded map[string]bool) {
 			continue
 		}
 		p := &g.rec.Pins[i]
+		if isToolchain(p.Package) {
+			// A language, runtime or minimum written like a package
+			// ("pin Rust to 1.97.0", "| Node | 22.14.0 |" under a pinning
+			// heading): only a manifest declaring that very name grounds
+			// it, and nothing enforces it by name (ADR 0384).
+			if pkgs := packages(g.idx.lookupExact(p.Package)); len(pkgs) != 1 {
+				g.rec.Rejected = append(g.rec.Rejected, Candidate{Path: g.rec.Path, Line: p.Source.Line, Ecosystem: p.Ecosystem, Package: p.Package, Version: p.Version, Why: whyToolchain(p.Package)})
+				drop[i] = true
+				continue
+			}
+		}
 		pkgs := packages(g.idx.lookup(p.Package))
 		if len(pkgs) == 0 {
 			// A product name ("Turborepo") a manifest pins exactly under
@@ -407,6 +418,10 @@ func (g *grounder) mention(m mention, name string) {
 		return
 	case placeholderNames[strings.ToLower(name)] || strings.TrimPrefix(ver, "v") == "1.2.3":
 		g.reject("", name, ver, m.line, "an example of how to write a pin (placeholder name or version 1.2.3)")
+		return
+	}
+	if isToolchain(name) {
+		g.toolchain(m, name)
 		return
 	}
 	pkgs := packages(g.idx.lookup(name))
