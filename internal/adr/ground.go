@@ -413,6 +413,9 @@ func (g *grounder) mention(m mention, name string) {
 	case m.bound:
 		g.reject("", name, ver, m.line, whyBound)
 		return
+	case m.removed:
+		g.reject("", name, ver, m.line, whyRemoved)
+		return
 	case partialVersion(ver):
 		g.reject("", name, ver, m.line, "a partial version: "+ver+" names a release line, not one release, and is never an exact pin; write the full version")
 		return
@@ -422,6 +425,10 @@ func (g *grounder) mention(m mention, name string) {
 	}
 	if isToolchain(name) {
 		g.toolchain(m, name)
+		return
+	}
+	if m.dep {
+		g.depMention(m, name)
 		return
 	}
 	pkgs := packages(g.idx.lookup(name))
@@ -567,13 +574,15 @@ func (g *grounder) unread() []Warning {
 const (
 	whyDenied = "the sentence denies it (\"not\", \"instead of\", \"do not pin\"): what the decision does not hold is no pin"
 	whyBound  = "a floor or a ceiling in words (\"at least\", \"or later\", \"up to\"): a range, not an exact version"
+	// whyRemoved: the sentence takes the package out (ADR 0385).
+	whyRemoved = "the sentence removes it (\"remove\", \"drop\", \"Removed:\"): the version a change takes out is no pin"
 )
 
 // saysNotAPin reports whether the record rejected a candidate of pkg on
 // line because its sentence denies or bounds it.
 func (g *grounder) saysNotAPin(line int, pkg string) bool {
 	return slices.ContainsFunc(g.rec.Rejected, func(c Candidate) bool {
-		return c.Line == line && (c.Why == whyDenied || c.Why == whyBound) && (strings.EqualFold(c.Package, pkg) || shortName(c.Package) == shortName(pkg) || aliasKey(c.Package) == aliasKey(shortName(pkg)))
+		return c.Line == line && (c.Why == whyDenied || c.Why == whyBound || c.Why == whyRemoved) && (strings.EqualFold(c.Package, pkg) || shortName(c.Package) == shortName(pkg) || aliasKey(c.Package) == aliasKey(shortName(pkg)))
 	})
 }
 

@@ -92,3 +92,75 @@ func TestToolchainExplained(t *testing.T) {
 		t.Errorf("rejected (-want +got):\n%s", diff)
 	}
 }
+
+// TestDependencyParts (ADR 0385): the decision names the package it
+// chooses without a version, and a part about the dependency or manifest
+// changes outside the decision gives the version. It is a pin where a
+// manifest pins that package at exactly that version, or where a manifest
+// snippet there prescribes a package the decision names in full that no
+// manifest declares. The first five cases and the last fail on a18ab26.
+func TestDependencyParts(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"library dependencies under implementation, confirmed by go.mod", "# 42. Retry storms\n\n**Status**: Implemented\n\n## Decision\n\n**Chosen**: wrap the outbound client with `github.com/acme/breaker`.\n\n## Rationale\n\nIt is small.\n\n## Implementation\n\n### Library dependencies\n\n**Added**: `github.com/acme/breaker v1.4.0`\n- License: MIT\n",
+			[]string{"gomod github.com/acme/breaker v1.4.0"}},
+		{"go.mod changes under migration, named in the title, the removed module is no pin", "# 42: Move to Wire-Go v3\n\n**Status**: Approved\n\n## Decision\n\nMove the handlers to the new executor model.\n\n## Migration plan\n\n### go.mod changes\n\n- Promote `github.com/acme/wire-go/v3 v3.2.1` from indirect to direct\n- Remove `github.com/acme/wire-go v0.9.4` once nothing imports it\n",
+			[]string{"gomod github.com/acme/wire-go/v3 v3.2.1"}},
+		{"a prescribed go.mod snippet of a module no manifest declares", "# 42. Routing\n\nStatus: Approved\n\n## Decision\n\nWe import `github.com/acme/router` and reuse its matcher.\n\n## Dependencies\n\n```go\n// go.mod\nrequire (\n    github.com/acme/router v0.31.0\n    github.com/acme/common v0.50.0\n)\n```\n",
+			[]string{"gomod github.com/acme/router v0.31.0"}},
+		{"German dependencies part", "# 42. Operator\n\nStatus: akzeptiert\n\n## Entscheidung\n\nWir bauen den Operator mit `kopf`.\n\n## Umsetzung\n\n### Abhängigkeiten\n\n- `kopf` 1.40.1 (neu)\n",
+			[]string{"pip kopf 1.40.1"}},
+		{"package.json changes in French", "# 42. Serveur HTTP\n\nStatut : accepté\n\n## Décision\n\nL'API passe à `hono`.\n\n## Mise en œuvre\n\n### Modifications de package.json\n\n- ajouter `hono` 4.7.2\n",
+			[]string{"npm hono 4.7.2"}},
+		// Not pins.
+		{"a package the decision does not name", "# 42. Retry storms\n\nStatus: Accepted\n\n## Decision\n\nWrap the client with `github.com/acme/breaker`.\n\n## Dependencies\n\n- `google.golang.org/grpc v1.62.1`\n",
+			nil},
+		{"a version the manifest holds otherwise", "# 42. Retry storms\n\nStatus: Accepted\n\n## Decision\n\nWrap the client with `github.com/acme/breaker`.\n\n## Dependencies\n\n- `github.com/acme/breaker v1.5.0`\n",
+			nil},
+		{"a prescribed snippet of a module the manifest declares at another version", "# 42. Shared types\n\nStatus: Accepted\n\n## Decision\n\nReuse `github.com/acme/common` for the label types.\n\n## Dependencies\n\n```go.mod\nrequire github.com/acme/common v0.50.0\n```\n",
+			nil},
+		{"a prescribed snippet of a module the decision names only by its short name", "# 42. Routing\n\nStatus: Accepted\n\n## Decision\n\nWe reuse the router's matcher.\n\n## Dependencies\n\n```go.mod\nrequire github.com/acme/router v0.31.0\n```\n",
+			nil},
+		{"dependencies of an alternative", "# 42. Retry storms\n\nStatus: Accepted\n\n## Decision\n\nWrap the client with `github.com/acme/breaker`.\n\n## Alternatives considered\n\n### Dependencies\n\n- `github.com/acme/breaker v1.4.0`\n",
+			nil},
+		{"the dependencies before the change", "# 42. Retry storms\n\nStatus: Accepted\n\n## Decision\n\nWrap the client with `github.com/acme/breaker`.\n\n## Current dependencies\n\n- `github.com/acme/breaker v1.4.0`\n",
+			nil},
+		{"a proposed record", "# 42. Retry storms\n\nStatus: Proposed\n\n## Decision\n\nWrap the client with `github.com/acme/breaker`.\n\n## Dependencies\n\n- `github.com/acme/breaker v1.4.0`\n",
+			nil},
+		{"a removed package in the decision itself", "# 42. Clean-up\n\nStatus: Accepted\n\n## Decision\n\n- Drop `github.com/acme/wire-go` v0.9.4 from the service.\n",
+			nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, pins384(t, tt.doc)); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestFalsePinClasses384: issue 35's four false-pin classes still end in
+// no pin with both rules: a partial version, a name that is not the
+// package's, the wrong ecosystem, an illustration.
+func TestFalsePinClasses384(t *testing.T) {
+	for _, tt := range []struct {
+		name, doc string
+		want      []string
+	}{
+		{"partial version", "# 42. Models\n\nStatus: Accepted\n\n## Decision\n\nWe pin pydantic to 2.7.\n\n## Dependencies\n\n- `pydantic` 2.7\n",
+			nil},
+		{"a name that is not the package's", "# 42. RPC\n\nStatus: Accepted\n\n## Decision\n\nThe services speak gRPC through grpc-go.\n\n## Dependencies\n\n| Library | Version |\n|---|---|\n| grpc-go | 1.62.1 |\n",
+			nil},
+		{"wrong ecosystem: the manifest says composer", "# 42. HTTP client\n\nStatus: Accepted\n\n## Decision\n\nThe PHP side calls out through guzzle.\n\n## Dependencies\n\n| Package | Version |\n|---|---|\n| guzzle/guzzle | 7.8.1 |\n",
+			[]string{"composer guzzlehttp/guzzle 7.8.1"}},
+		{"an illustration in a dependencies part", "# 42. Operator\n\nStatus: Accepted\n\n## Decision\n\nWe run the operator on kopf.\n\n## Dependencies\n\nFor example, `kopf==1.40.1` would be written in requirements.txt.\n",
+			nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, pins384(t, tt.doc)); diff != "" {
+				t.Errorf("pins (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
