@@ -39,6 +39,17 @@ type mention struct {
 	// "instead of", "do not pin"); bound when a floor or a ceiling is
 	// written in words ("at least", "or later"): never pins (ADR 0382).
 	not, bound bool
+	// removed is true when the words before the names take the package
+	// out ("remove", "drop", "Removed:"): never a pin (ADR 0385).
+	removed bool
+	// dep is true for a candidate of a part about the dependency or
+	// manifest changes outside the decision ("### Library dependencies",
+	// "### go.mod changes") whose name the decision or the title names:
+	// Ground takes it only where a manifest pins it exactly, or, for
+	// prescribed, where a manifest snippet prescribes it, the decision
+	// names it in full (namedFull) and no manifest declares it (ADR 0385).
+	dep, namedFull bool
+	prescribed     pin.Ecosystem
 	// phrase is the product name of two or three words that ends in the
 	// last name ("Electron Forge", "Drizzle ORM"), longest first: tried
 	// when the last word alone names no package (ADR 0380).
@@ -208,6 +219,9 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		// "not X 1.2.3", "instead of X 1.2.3", "do not pin X to 1.2.3":
 		// the sentence says what the decision does not hold (ADR 0382).
 		negated := len(names) > 0 && negatedAt(toks, i, false)
+		// "Remove X v0.3.15", "**Removed**: X 1.2.3": what the change
+		// takes out is no pin (ADR 0385).
+		removed := len(names) > 0 && removedAt(toks, i)
 		// "at least hono 4.7.2": the bound stands before the names.
 		bound = bound || len(names) > 0 && i >= 0 && boundBefore.MatchString(strings.Join(toks[max(0, i-2):i+1], " "))
 		for j := i; j >= 0 && len(names) > 0 && len(loose) == 0; j-- {
@@ -232,13 +246,13 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		if len(loose) > 0 && (!pinWord || from) {
 			names, loose = append(loose, names...), nil
 		}
-		mn := mention{line: at, names: names, version: ver, pinWord: pinWord && !from && !negated, from: from, not: negated, bound: bound}
+		mn := mention{line: at, names: names, version: ver, pinWord: pinWord && !from && !negated && !removed, from: from, not: negated, bound: bound, removed: removed}
 		if len(names) == 1 && len(loose) == 0 {
 			mn.phrase = phrase
 		}
 		out = append(out, mn)
 		if len(loose) > 0 {
-			out = append(out, mention{line: at, names: loose, version: ver, not: negated, bound: bound})
+			out = append(out, mention{line: at, names: loose, version: ver, not: negated, bound: bound, removed: removed})
 		}
 	}
 	return out
@@ -268,6 +282,31 @@ var (
 	// "in plaats van".
 	negPairs = map[[2]string]bool{{"instead", "of"}: true, {"rather", "than"}: true, {"place", "of"}: true, {"lieu", "de"}: true, {"lieu", "d"}: true, {"lugar", "de"}: true, {"vez", "de"}: true, {"invece", "di"}: true, {"plaats", "van"}: true}
 )
+
+// removalWords take a package out: "remove X 1.2.3", "Dropped: X 1.2.3",
+// in the records' languages.
+var removalWords = map[string]bool{"remove": true, "removes": true, "removed": true, "removing": true, "drop": true, "drops": true, "dropped": true, "dropping": true, "delete": true, "deletes": true, "deleted": true, "deleting": true, "uninstall": true, "uninstalled": true, "replace": true, "replaces": true, "replaced": true, "replacing": true, "retire": true, "retired": true, "deprecate": true, "deprecated": true, "deprecating": true,
+	"entfernen": true, "entfernt": true, "entferne": true, "streichen": true, "gestrichen": true, "löschen": true, "gelöscht": true, "ersetzen": true, "ersetzt": true,
+	"supprimer": true, "supprimé": true, "supprimée": true, "supprimés": true, "retirer": true, "retiré": true, "retirée": true, "retirés": true, "enlever": true, "remplacer": true, "remplacé": true,
+	"eliminar": true, "eliminado": true, "eliminada": true, "quitar": true, "quitado": true, "retirar": true, "retirado": true, "reemplazar": true, "remover": true, "removido": true, "removida": true, "excluir": true, "substituir": true,
+	"rimuovere": true, "rimosso": true, "rimossa": true, "eliminare": true, "eliminato": true, "sostituire": true, "verwijderen": true, "verwijderd": true, "vervangen": true,
+	"hapus": true, "dihapus": true, "menghapus": true, "ganti": true, "删除": true, "移除": true, "去掉": true, "削除": true, "제거": true}
+
+// removedAt reports whether the words before the names (toks[i] and
+// back, over a label's colon, a list marker and auxiliaries such as "we
+// will") take the package out.
+func removedAt(toks []string, i int) bool {
+	for k := i; k >= 0 && k >= i-3; k-- {
+		t := strings.ToLower(cleanToken(strings.TrimRight(toks[k], ":：")))
+		if removalWords[t] {
+			return true
+		}
+		if t != "" && t != "-" && t != "*" && t != "+" && !auxiliaries[t] && t != "also" && t != "then" {
+			return false
+		}
+	}
+	return false
+}
 
 // negatedAt reports whether toks[j] (and the word before it) deny what
 // follows: the names (verb false) or a pin verb (verb true, which also

@@ -304,6 +304,17 @@ func (g *grounder) openPins(grounded map[string]bool) {
 			continue
 		}
 		p := &g.rec.Pins[i]
+		if isToolchain(p.Package) {
+			// A language, runtime or minimum written like a package
+			// ("pin Rust to 1.97.0", "| Node | 22.14.0 |" under a pinning
+			// heading): only a manifest declaring that very name grounds
+			// it, and nothing enforces it by name (ADR 0384).
+			if pkgs := packages(g.idx.lookupExact(p.Package)); len(pkgs) != 1 {
+				g.rec.Rejected = append(g.rec.Rejected, Candidate{Path: g.rec.Path, Line: p.Source.Line, Ecosystem: p.Ecosystem, Package: p.Package, Version: p.Version, Why: whyToolchain(p.Package)})
+				drop[i] = true
+				continue
+			}
+		}
 		pkgs := packages(g.idx.lookup(p.Package))
 		if len(pkgs) == 0 {
 			// A product name ("Turborepo") a manifest pins exactly under
@@ -402,11 +413,22 @@ func (g *grounder) mention(m mention, name string) {
 	case m.bound:
 		g.reject("", name, ver, m.line, whyBound)
 		return
+	case m.removed:
+		g.reject("", name, ver, m.line, whyRemoved)
+		return
 	case partialVersion(ver):
 		g.reject("", name, ver, m.line, "a partial version: "+ver+" names a release line, not one release, and is never an exact pin; write the full version")
 		return
 	case placeholderNames[strings.ToLower(name)] || strings.TrimPrefix(ver, "v") == "1.2.3":
 		g.reject("", name, ver, m.line, "an example of how to write a pin (placeholder name or version 1.2.3)")
+		return
+	}
+	if isToolchain(name) {
+		g.toolchain(m, name)
+		return
+	}
+	if m.dep {
+		g.depMention(m, name)
 		return
 	}
 	pkgs := packages(g.idx.lookup(name))
@@ -552,13 +574,15 @@ func (g *grounder) unread() []Warning {
 const (
 	whyDenied = "the sentence denies it (\"not\", \"instead of\", \"do not pin\"): what the decision does not hold is no pin"
 	whyBound  = "a floor or a ceiling in words (\"at least\", \"or later\", \"up to\"): a range, not an exact version"
+	// whyRemoved: the sentence takes the package out (ADR 0385).
+	whyRemoved = "the sentence removes it (\"remove\", \"drop\", \"Removed:\"): the version a change takes out is no pin"
 )
 
 // saysNotAPin reports whether the record rejected a candidate of pkg on
 // line because its sentence denies or bounds it.
 func (g *grounder) saysNotAPin(line int, pkg string) bool {
 	return slices.ContainsFunc(g.rec.Rejected, func(c Candidate) bool {
-		return c.Line == line && (c.Why == whyDenied || c.Why == whyBound) && (strings.EqualFold(c.Package, pkg) || shortName(c.Package) == shortName(pkg) || aliasKey(c.Package) == aliasKey(shortName(pkg)))
+		return c.Line == line && (c.Why == whyDenied || c.Why == whyBound || c.Why == whyRemoved) && (strings.EqualFold(c.Package, pkg) || shortName(c.Package) == shortName(pkg) || aliasKey(c.Package) == aliasKey(shortName(pkg)))
 	})
 }
 

@@ -106,7 +106,7 @@ func TestGroundExplains(t *testing.T) {
 	}
 	want := []string{
 		"taken github.com/jackc/pgx/v5 v5.11.0: confirmed",
-		"rejected Go 1.27.1: no manifest of the repository declares Go and the sentence does not say to pin it; write its package name as the manifest does, or \"we pin Go to 1.27.1\"",
+		"rejected Go 1.27.1: a language, runtime or toolchain (or a minimum supported version), not a package",
 		"rejected pgx 5.5: a partial version",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

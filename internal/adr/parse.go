@@ -131,6 +131,7 @@ type parser struct {
 	// when its pins can be told from the body, else 0.
 	narrow     int
 	raw        []pin.Pin // pins of snippet lines exact by their own rules
+	blockPins  []pin.Pin // the pins the last phrasings read from code blocks
 	listed     []int     // indexes of the pins of a pins: list, which Ground leaves alone
 	lines      []string  // the file's lines, for locating pins in folded text
 	rec        Record

@@ -144,7 +144,7 @@ func onlyTitle(secs []section) bool {
 // teams use: tables, fenced manifest snippets, name@version and "we pin X
 // to 1.2.3". Candidates it does not take (ranges) are noted as rejected.
 func (p *parser) phrasings(s section, offset int) []pin.Pin {
-	var out []pin.Pin
+	var out, blocks []pin.Pin
 	add := func(eco pin.Ecosystem, pkg, ver string, line int) {
 		pkg = strings.TrimSpace(pkg)
 		ver = strings.TrimSpace(ver)
@@ -188,7 +188,9 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 			if strings.HasPrefix(t, fence) {
 				fence = ""
 				blk.text = strings.Join(blkLines, "\n")
-				out = append(out, p.readBlock(*blk)...)
+				bp := p.readBlock(*blk)
+				out = append(out, bp...)
+				blocks = append(blocks, bp...)
 				continue
 			}
 			blkLines = append(blkLines, ln)
@@ -206,7 +208,9 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 			for ; j < len(lines) && (isIndentedCode(lines[j]) || strings.TrimSpace(lines[j]) == ""); j++ {
 				code = append(code, strings.TrimPrefix(strings.TrimPrefix(lines[j], "\t"), "    "))
 			}
-			out = append(out, p.readBlock(block{text: strings.Join(code, "\n"), line: at, indented: true})...)
+			bp := p.readBlock(block{text: strings.Join(code, "\n"), line: at, indented: true})
+			out = append(out, bp...)
+			blocks = append(blocks, bp...)
 			i = j - 1
 			prevBlank = true
 			continue
@@ -319,9 +323,12 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				p.reject(candidate(name, ver, at), "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
 				continue
 			}
-			if toks := strings.Fields(ln[:m[2]]); negatedAt(toks, len(toks)-1, false) || boundBefore.MatchString(ln[:m[2]]) || boundAfter.MatchString(ln[m[5]:]) {
+			if toks := strings.Fields(ln[:m[2]]); negatedAt(toks, len(toks)-1, false) || removedAt(toks, len(toks)-1) || boundBefore.MatchString(ln[:m[2]]) || boundAfter.MatchString(ln[m[5]:]) {
 				why := whyDenied
-				if !negatedAt(toks, len(toks)-1, false) {
+				switch {
+				case removedAt(toks, len(toks)-1):
+					why = whyRemoved
+				case !negatedAt(toks, len(toks)-1, false):
 					why = whyBound
 				}
 				p.reject(candidate(name, ver, at), why)
@@ -338,6 +345,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		}
 	}
 	out = append(out, p.raw...)
+	p.blockPins = append(blocks, p.raw...)
 	p.raw = nil
 	return out
 }

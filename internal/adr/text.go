@@ -187,11 +187,13 @@ func (p *parser) bodyPins(doc string, offset int) {
 	}
 	pins = append(pins, p.constraintForms(doc, 1+offset)...)
 	var decided []string
-	for _, s := range decisionText(doc) {
+	decSecs := decisionText(doc)
+	for _, s := range decSecs {
 		pins = append(pins, p.phrasings(s, offset)...)
 		decided = append(decided, s.body)
 	}
 	p.contextMentions(doc, offset)
+	p.dependencyParts(doc, offset, decSecs)
 	pins = append(pins, p.makefileTools(doc, strings.Join(decided, "\n"), offset)...)
 	pins = p.dedupePins(pins)
 	pins = p.screen(pins)
