@@ -35,6 +35,11 @@ type desiredCache struct {
 	idle    time.Duration
 	mu      sync.Mutex
 	entries map[string]*desiredEntry // by Tenant name
+	// applied holds, by Tenant name, the desired state a reconcile last
+	// applied, for its UID and generation (ADR 0386): the self-service
+	// namespaces it records reach the cached Tenant only with its status
+	// write, after the children's events.
+	applied map[string]*desiredEntry
 	sweeper *time.Timer
 	// onCompute, when set, is told each Tenant whose desired state is
 	// computed (tests count them).
@@ -54,7 +59,7 @@ type desiredEntry struct {
 
 // newDesiredCache keeps at most size Tenants, each until unused for idle.
 func newDesiredCache(size int, idle time.Duration) *desiredCache {
-	return &desiredCache{size: size, idle: idle, entries: map[string]*desiredEntry{}}
+	return &desiredCache{size: size, idle: idle, entries: map[string]*desiredEntry{}, applied: map[string]*desiredEntry{}}
 }
 
 // get returns t's desired state, computed or kept.
@@ -102,6 +107,33 @@ func (c *desiredCache) lookup(t *v1alpha1.Tenant, ss []string) *desiredEntry {
 	return nil
 }
 
+// applying records desired as what the reconcile of t is applying: the
+// child watch takes a child as it applied it for the operator's own write,
+// not drift, although t (as the cache holds it) does not record yet the
+// self-service namespaces found since (ADR 0386).
+func (c *desiredCache) applying(t *v1alpha1.Tenant, desired []tenant.Namespace) {
+	now := time.Now()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.evict(c.applied)
+	c.applied[t.Name] = &desiredEntry{uid: t.UID, generation: t.Generation, desired: desired, used: now}
+	if c.sweeper == nil {
+		c.sweeper = time.AfterFunc(c.idle, c.sweep)
+	}
+}
+
+// lastApplied returns what the last reconcile of t's UID and generation
+// applied, nil when none is kept.
+func (c *desiredCache) lastApplied(t *v1alpha1.Tenant) []tenant.Namespace {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e := c.applied[t.Name]; e != nil && e.uid == t.UID && e.generation == t.Generation {
+		e.used = time.Now()
+		return e.desired
+	}
+	return nil
+}
+
 // compute is tenant.Desired, told to onCompute.
 func (c *desiredCache) compute(t *v1alpha1.Tenant) []tenant.Namespace {
 	desired := tenant.Desired(t)
@@ -117,14 +149,8 @@ func (c *desiredCache) put(t *v1alpha1.Tenant, ss []string, desired []tenant.Nam
 	now := time.Now()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if _, ok := c.entries[t.Name]; !ok && len(c.entries) >= c.size {
-		var oldest string
-		for name, e := range c.entries {
-			if oldest == "" || e.used.Before(c.entries[oldest].used) {
-				oldest = name
-			}
-		}
-		delete(c.entries, oldest)
+	if _, ok := c.entries[t.Name]; !ok {
+		c.evict(c.entries)
 	}
 	e := &desiredEntry{uid: t.UID, generation: t.Generation, selfService: ss, desired: desired, used: now}
 	c.entries[t.Name] = e
@@ -134,18 +160,34 @@ func (c *desiredCache) put(t *v1alpha1.Tenant, ss []string, desired []tenant.Nam
 	return e
 }
 
+// evict drops m's least recently used entry when m is full. c.mu is held.
+func (c *desiredCache) evict(m map[string]*desiredEntry) {
+	if len(m) < c.size {
+		return
+	}
+	var oldest string
+	for name, e := range m {
+		if oldest == "" || e.used.Before(m[oldest].used) {
+			oldest = name
+		}
+	}
+	delete(m, oldest)
+}
+
 // sweep drops the entries unused for c.idle, and comes back while any is
 // left.
 func (c *desiredCache) sweep() {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	cutoff := time.Now().Add(-c.idle)
-	for name, e := range c.entries {
-		if e.used.Before(cutoff) {
-			delete(c.entries, name)
+	for _, m := range []map[string]*desiredEntry{c.entries, c.applied} {
+		for name, e := range m {
+			if e.used.Before(cutoff) {
+				delete(m, name)
+			}
 		}
 	}
-	if len(c.entries) == 0 {
+	if len(c.entries)+len(c.applied) == 0 {
 		c.sweeper = nil
 		return
 	}
@@ -157,4 +199,11 @@ func (c *desiredCache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.entries)
+}
+
+// appliedLen is the number of applied states kept, for tests.
+func (c *desiredCache) appliedLen() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.applied)
 }

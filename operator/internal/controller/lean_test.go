@@ -15,6 +15,7 @@ import (
 
 	admissionregistrationv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
+	networkingv1 "k8s.io/api/networking/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -354,4 +355,56 @@ func reconcileErrors(t *testing.T) float64 {
 
 func reconcileRequest(name string) reconcile.Request {
 	return reconcile.Request{NamespacedName: client.ObjectKey{Name: name}}
+}
+
+// TestAdoptionIsNotDrift: recording a self-service namespace costs the
+// Tenant one reconcile. That reconcile applies the network policies of the
+// Tenant's other namespaces with the new namespace allowed, before its
+// status write records the namespace; their watch events come back while
+// the cached Tenant does not record it yet, and are the operator's own
+// writes, not someone else's edit (ADR 0386). Before, each adoption was
+// taken for drift and cost a second reconcile re-applying every child.
+func TestAdoptionIsNotDrift(t *testing.T) {
+	installPolicies(t)
+	o := withOperator(t, operatorConfig{workers: 1})
+	tn := leanTenant("adopt-once")
+	tn.Spec.SelfService = &v1alpha1.SelfService{MaxNamespaces: 2}
+	create(t, tn)
+	waitPhase(t, "adopt-once", v1alpha1.PhaseReady)
+	waitWatched(t, o, "adopt-once")
+	before := o.counter.count("adopt-once")
+
+	ctx := context.Background()
+	own := tenantNamespace("adopt-once-own", "adopt-once") // by an exempt user: admission is not under test
+	if err := k8s.Create(ctx, own); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = k8s.Delete(context.Background(), own) })
+	eventually(t, "the self-service namespace recorded, the Tenant Ready", func(ctx context.Context) (bool, error) {
+		var got v1alpha1.Tenant
+		if err := k8s.Get(ctx, client.ObjectKey{Name: "adopt-once"}, &got); err != nil {
+			return false, err
+		}
+		recorded := slices.ContainsFunc(got.Status.Namespaces, func(s v1alpha1.NamespaceStatus) bool {
+			return s.Name == "adopt-once-own" && s.SelfService && s.Phase == v1alpha1.NamespaceActive
+		})
+		return recorded && got.Status.Phase == v1alpha1.PhaseReady, fmt.Errorf("status %+v", got.Status)
+	})
+	// The policies of the declared namespaces now allow the new one: the
+	// events this test is about were sent.
+	var np networkingv1.NetworkPolicy
+	if err := k8s.Get(ctx, client.ObjectKey{Namespace: "adopt-once-a", Name: tenant.IsolationName}, &np); err != nil {
+		t.Fatal(err)
+	}
+	if from := np.Spec.Ingress[0].From[0].NamespaceSelector.MatchExpressions[0].Values; !slices.Contains(from, "adopt-once-own") {
+		t.Fatalf("the network policy of adopt-once-a allows %v, without the self-service namespace", from)
+	}
+	waitWatched(t, o, "adopt-once")
+	// With one worker the queue is first in, first out: once the sentinel
+	// is Ready, a reconcile the events enqueued has run.
+	create(t, newTenant("adopt-sentinel", "a"))
+	waitPhase(t, "adopt-sentinel", v1alpha1.PhaseReady)
+	if n := o.counter.count("adopt-once") - before; n != 1 {
+		t.Errorf("%d reconciles after one self-service namespace, want 1 (the adoption; a second is a false drift)", n)
+	}
 }

@@ -220,7 +220,25 @@ func TestDesiredCacheKeysAndBounds(t *testing.T) {
 	if n := c.len(); n != 3 {
 		t.Errorf("%d Tenants kept, want the size 3", n)
 	}
+	// What a reconcile applied (ADR 0386): served for the UID and
+	// generation it was applied for only, bounded and emptied the same way.
+	applied := tenant.Desired(tn)
+	c.applying(tn, applied)
+	if got := c.lastApplied(tn); tenant.Hash(got) != tenant.Hash(applied) {
+		t.Error("lastApplied does not return what was applied")
+	}
+	later := tn.DeepCopy()
+	later.Generation++
+	if got := c.lastApplied(later); got != nil {
+		t.Error("lastApplied serves another generation")
+	}
+	for i := range 5 {
+		c.applying(leanTenant(fmt.Sprintf("bound-%d", i)), nil)
+	}
+	if n := c.appliedLen(); n != 3 {
+		t.Errorf("%d applied states kept, want the size 3", n)
+	}
 	eventually(t, "the cache emptied once unused", func(context.Context) (bool, error) {
-		return c.len() == 0, fmt.Errorf("%d kept", c.len())
+		return c.len() == 0 && c.appliedLen() == 0, fmt.Errorf("%d kept, %d applied", c.len(), c.appliedLen())
 	})
 }

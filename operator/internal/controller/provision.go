@@ -45,6 +45,7 @@ func (r *Reconciler) provision(ctx context.Context, t *v1alpha1.Tenant) (reconci
 		if drifted {
 			log.FromContext(ctx).Info("re-applying: a child was changed or removed by someone else")
 		}
+		r.children.desired.applying(t, desired)
 		o = r.apply(ctx, t, desired)
 	}
 	if err := r.prune(ctx, t, desired, o); err != nil {

@@ -259,6 +259,14 @@ func (w *childWatch) check(ctx context.Context, k childKind, u client.Object, go
 	if t.Spec.Paused {
 		return
 	}
+	if !gone && u.GetDeletionTimestamp() == nil {
+		// As the Tenant's last reconcile applied it: the operator's own
+		// write, which may be ahead of the cached Tenant (a self-service
+		// namespace recorded by the status write still to come; ADR 0386).
+		if want, ok := tenant.Find(w.desired.lastApplied(&t), k.kind, u.GetNamespace(), u.GetName()); ok && !drifted(want, u) {
+			return
+		}
+	}
 	want, ok := tenant.Find(w.desired.get(&t), k.kind, u.GetNamespace(), u.GetName())
 	if !ok {
 		return // not desired: pruning, keyed to the generation, handles it
