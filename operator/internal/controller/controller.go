@@ -173,7 +173,6 @@ func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
 	r := &Reconciler{
 		client:   mgr.GetClient(),
 		reader:   mgr.GetAPIReader(),
-		recorder: mgr.GetEventRecorder(Name),
 		opts:     opts,
 		drift:    newDriftSet(),
 		adopt:    newAdoptSet(),
@@ -181,7 +180,14 @@ func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
 	if err := registerMetrics(mgr.GetCache()); err != nil {
 		return nil, err
 	}
-	var err error
+	poster, err := newEventPoster(mgr.GetConfig(), mgr.GetHTTPClient(), mgr.GetScheme(), Name, mgr.GetLogger().WithName("events"))
+	if err != nil {
+		return nil, err
+	}
+	if err := mgr.Add(poster); err != nil {
+		return nil, fmt.Errorf("adding the event poster: %w", err)
+	}
+	r.recorder = poster
 	if r.builtin, err = newBuiltin(mgr.GetConfig(), mgr.GetHTTPClient()); err != nil {
 		return nil, err
 	}
