@@ -37,7 +37,8 @@ type Child struct {
 // applied: the rules (first, so that a fresh namespace is governed as soon
 // as possible), role bindings, quota, limits, network policies.
 func (d Namespace) Children() []Child {
-	var out []Child
+	// One allocation: the child watch asks on every event (Find).
+	out := make([]Child, 0, 3+len(d.RoleBindings)+len(d.NetworkPolicies))
 	if d.Rules != nil {
 		out = append(out, Child{Kind: KindTenantRules, Name: v1alpha1.TenantRulesName, Apply: d.Rules})
 	}

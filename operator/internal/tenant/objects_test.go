@@ -70,6 +70,11 @@ func TestFindAndCount(t *testing.T) {
 			t.Errorf("Find(%s %s/%s) = %v, want %v", tc.kind, tc.ns, tc.name, ok, tc.want)
 		}
 	}
+	// The child watch finds a child on every event: one allocation, the
+	// namespace's list of children (it was one per append, four here).
+	if n := testing.AllocsPerRun(100, func() { Find(d, KindNetworkPolicy, "acme-prod", IsolationName) }); n != 1 {
+		t.Errorf("Find allocates %v times, want 1", n)
+	}
 }
 
 // TestDrifted compares desired objects with objects as a watch decodes
