@@ -76,6 +76,18 @@ func nameColumns(cells []string, pkgCol, verCol int) (pkg, choice int, category 
 	return pkgCol, choice, category
 }
 
+// withoutRoles is a table row as a line without the cells of its role
+// columns.
+func withoutRoles(cells []string, category []bool) string {
+	var named []string
+	for j, c := range cells {
+		if j >= len(category) || !category[j] {
+			named = append(named, c)
+		}
+	}
+	return "| " + strings.Join(named, " | ") + " |"
+}
+
 var (
 	// versionNoted is a version cell that carries a note after the
 	// version: "2.9.0-beta02 — in the catalog, used from sprint 4",

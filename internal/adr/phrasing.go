@@ -243,13 +243,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 			if header != nil && !history && !isSeparator(cells) && slices.Contains(category, true) && (pkgCol >= 0 || choiceCol >= 0) {
 				// The audit of unread pins reads the row without its
 				// roles: "| UI | …" names no package ui (ADR 0388).
-				var named []string
-				for j, c := range cells {
-					if j >= len(category) || !category[j] {
-						named = append(named, c)
-					}
-				}
-				p.rec.Clues.decision[len(p.rec.Clues.decision)-1].text = "| " + strings.Join(named, " | ") + " |"
+				p.rec.Clues.decision[len(p.rec.Clues.decision)-1].text = withoutRoles(cells, category)
 			}
 			switch {
 			case header == nil:
@@ -300,7 +294,9 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				// "Component | Choice | Version": the choice names the
 				// product in words ("Ktor Server (Netty)"), a candidate a
 				// manifest must confirm at exactly the row's version; the
-				// component's cell names a role (ADR 0388).
+				// component's cell names a role (ADR 0388). The row is not
+				// read as a sentence too: its note would be read as prose
+				// ("1.2.3 (or later)").
 				if m, ok := cellMention(cells[choiceCol], versionCell(cells[verCol]), at); ok {
 					p.rec.Clues.mentions = append(p.rec.Clues.mentions, m)
 				}
@@ -311,17 +307,15 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				// pins that name at exactly the row's version (issue 35);
 				// a column of roles ("Layer") names none (ADR 0388).
 				v := versionCell(cells[verCol])
-				var named []string
 				for j, c := range cells {
-					if j < len(category) && category[j] {
+					if j == verCol || j < len(category) && category[j] {
 						continue
 					}
-					named = append(named, c)
-					if m, ok := cellMention(c, v, at); j != verCol && ok {
+					if m, ok := cellMention(c, v, at); ok {
 						p.rec.Clues.mentions = append(p.rec.Clues.mentions, m)
 					}
 				}
-				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions("| "+strings.Join(named, " | ")+" |", at, s.heading)...)
+				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(withoutRoles(cells, category), at, s.heading)...)
 			default:
 				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 			}
