@@ -54,6 +54,11 @@ type mention struct {
 	// last name ("Electron Forge", "Drizzle ORM"), longest first: tried
 	// when the last word alone names no package (ADR 0380).
 	phrase []string
+	// cell is the whole table cell the name was read from when it names
+	// a product in words ("Ktor Server (Netty)"): matched against the
+	// repository's own names for its packages when the name alone
+	// grounds nothing (ADR 0388).
+	cell string
 }
 
 // textLine is one line of a decision, for the audit of unread pins.

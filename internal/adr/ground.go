@@ -107,7 +107,7 @@ func (x declIndex) lookup(name string) []pin.Declaration {
 	sn := shortName(name)
 	for _, d := range x.all {
 		switch {
-		case strings.EqualFold(d.Package, name) || pin.NormalizeName(d.Ecosystem, name) == d.Package || slices.Contains(d.Aliases, strings.ToLower(name)):
+		case strings.EqualFold(d.Package, name) || pin.NormalizeName(d.Ecosystem, name) == d.Package || slices.ContainsFunc(d.Aliases, func(a string) bool { return strings.EqualFold(a, name) }):
 			// An alias is the name the repository itself gives the
 			// package where it declares it (an Argo CD Application's name
 			// for its chart, ADR 0381).
@@ -451,6 +451,12 @@ func (g *grounder) mention(m mention, name string) {
 		if ex, sc := g.idx.aliasOf(ph, ver); len(ex) > 0 {
 			name, exact, scoped = ph, ex, sc
 		}
+	}
+	if len(pkgs) == 0 && (len(exact) == 0 || len(exact) > 1 && !scoped) && g.catalogMention(m, name) {
+		// A product name that is the repository's own name for a
+		// package, or that begins several packages' names ("Exposed
+		// (JDBC)"): a version catalog's alias or version key (ADR 0388).
+		return
 	}
 	switch {
 	case len(exact) == 1 || scoped && len(exact) > 1:

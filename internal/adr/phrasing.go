@@ -2,6 +2,7 @@ package adr
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin"
@@ -172,6 +173,8 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 	var blkLines []string
 	var header []string
 	pkgCol, verCol := -1, -1
+	choiceCol := -1         // a column of product names ("Choice"), ADR 0388
+	var category []bool     // columns of roles ("Component", "Layer")
 	kvName, kvVer := "", "" // a label/value table's package and version
 	history := false
 	prevBlank := true
@@ -237,6 +240,11 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 					kvName, kvVer = "", ""
 				}
 			}
+			if header != nil && !history && !isSeparator(cells) && slices.Contains(category, true) && (pkgCol >= 0 || choiceCol >= 0) {
+				// The audit of unread pins reads the row without its
+				// roles: "| UI | …" names no package ui (ADR 0388).
+				p.rec.Clues.decision[len(p.rec.Clues.decision)-1].text = withoutRoles(cells, category)
+			}
 			switch {
 			case header == nil:
 				header = cells
@@ -251,6 +259,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 						verCol = j
 					}
 				}
+				pkgCol, choiceCol, category = nameColumns(cells, pkgCol, verCol)
 				for _, c := range cells {
 					if historyHeader.MatchString(strings.ToLower(strings.Trim(c, "*_` "))) && (pkgCol < 0 || historyHeader.MatchString(strings.ToLower(cells[pkgCol]))) {
 						// A document's history or a change log ("Version |
@@ -277,27 +286,36 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 						}
 						continue
 					}
-					// A version cell may carry its operator: "==1.40.1".
-					v := strings.Trim(nc[1], "*`_ ")
-					v = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(v, "=="), "="), "= ")
-					add("", name, v, at)
+					// A version cell may carry its operator ("==1.40.1") or
+					// a note after it ("1.40.1 — LTS", ADR 0388).
+					add("", name, versionCell(nc[1]), at)
+				}
+			case choiceCol >= 0 && verCol >= 0 && choiceCol < len(cells) && verCol < len(cells):
+				// "Component | Choice | Version": the choice names the
+				// product in words ("Ktor Server (Netty)"), a candidate a
+				// manifest must confirm at exactly the row's version; the
+				// component's cell names a role (ADR 0388). The row is not
+				// read as a sentence too: its note would be read as prose
+				// ("1.2.3 (or later)").
+				if m, ok := cellMention(cells[choiceCol], versionCell(cells[verCol]), at); ok {
+					p.rec.Clues.mentions = append(p.rec.Clues.mentions, m)
 				}
 			case pkgCol < 0 && verCol >= 0 && verCol < len(cells):
 				// A table with a version column but no package column
-				// ("Layer | Choice | Version"): the leading name of each
+				// ("Layer | Tool | Version"): the leading name of each
 				// other cell is a candidate, a pin only where a manifest
-				// pins that name at exactly the row's version (issue 35).
-				v := strings.TrimLeft(strings.Trim(cells[verCol], "*`_ "), "=")
-				if exactVer.MatchString(v) && !partialVersion(v) {
-					for j, c := range cells {
-						if f := strings.Fields(strings.Trim(c, "*`_ ")); j != verCol && len(f) > 0 {
-							if name, ok := nameAt(strings.TrimRight(f[0], ",;:")); ok {
-								p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: at, names: []string{name}, version: v})
-							}
-						}
+				// pins that name at exactly the row's version (issue 35);
+				// a column of roles ("Layer") names none (ADR 0388).
+				v := versionCell(cells[verCol])
+				for j, c := range cells {
+					if j == verCol || j < len(category) && category[j] {
+						continue
+					}
+					if m, ok := cellMention(c, v, at); ok {
+						p.rec.Clues.mentions = append(p.rec.Clues.mentions, m)
 					}
 				}
-				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
+				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(withoutRoles(cells, category), at, s.heading)...)
 			default:
 				p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(ln, at, s.heading)...)
 			}

@@ -34,8 +34,14 @@ type Declaration struct {
 	Comment string `json:"comment,omitempty"`
 	// Aliases are other names the repository gives the package where it
 	// declares it: an Argo CD Application's name or Helm release name for
-	// the chart it installs. Only grounding sets and reads them (ADR 0381).
+	// the chart it installs (ADR 0381); a Gradle version catalog's alias
+	// for the entry, as written (ADR 0388). Only grounding reads them,
+	// without case.
 	Aliases []string `json:"aliases,omitempty"`
+	// VersionKey is the name of the shared version the manifest gives
+	// the package (a version catalog's [versions] key, "ktor"), or "".
+	// Only grounding reads it (ADR 0388).
+	VersionKey string `json:"versionKey,omitempty"`
 }
 
 // Declarations reads the file at the slash-separated path p with the reader
@@ -61,7 +67,10 @@ func Declarations(p string, data []byte) (ds []Declaration, ok bool, err error) 
 			continue
 		}
 		seen[key] = true
-		decl := Declaration{Ecosystem: Ecosystem(d.Eco), Package: d.Pkg, Manifest: p, Value: d.Value, Resolved: d.Resolved, Exact: ExactVersion(Ecosystem(d.Eco), d.Value)}
+		decl := Declaration{Ecosystem: Ecosystem(d.Eco), Package: d.Pkg, Manifest: p, Value: d.Value, Resolved: d.Resolved, Exact: ExactVersion(Ecosystem(d.Eco), d.Value), VersionKey: d.VersionKey}
+		if d.Alias != "" && !strings.EqualFold(d.Alias, d.Pkg) {
+			decl.Aliases = []string{d.Alias}
+		}
 		decl.Line = placeDeclaration(lines, d.Pkg, d.Value, decl.Exact)
 		if decl.Line > 0 {
 			decl.Comment = strings.Join(commentsAt(lines, decl.Line-1, syntax), "\n")

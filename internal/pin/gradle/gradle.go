@@ -16,7 +16,9 @@ import (
 // (Gradle's own shorthand), "1.2.3" for require, with "prefer x" and
 // "reject [..]" appended when given. An entry without a version is managed
 // elsewhere (a platform) and skipped. Packages are "group:artifact" for
-// libraries and the plugin id for plugins.
+// libraries and the plugin id for plugins; each entry keeps its alias and
+// the [versions] key it refers to, the catalog's own names for it
+// (ADR 0388).
 func readGradleCatalog(name string, data []byte) (manifest.Parsed, error) {
 	var doc map[string]any
 	if err := manifest.DecodeTOML(name, data, &doc); err != nil {
@@ -40,15 +42,20 @@ func readGradleCatalog(name string, data []byte) (manifest.Parsed, error) {
 	}
 	versions := tableOf(doc["versions"], "versions")
 	var out []manifest.Dep
+	// ref is the [versions] key the entry resolve read last took its
+	// version from ("" for a literal version).
+	ref := ""
 	resolve := func(key string, v any) (string, bool) {
+		ref = ""
 		switch t := v.(type) {
 		case nil:
 			return "", false
 		case string:
 			return strings.TrimSpace(t), true
 		case map[string]any:
-			if ref, ok := t["ref"]; ok {
-				r, _ := ref.(string)
+			if rf, ok := t["ref"]; ok {
+				r, _ := rf.(string)
+				ref = r
 				rv, ok := versions[r]
 				if !ok {
 					bad(key, "%s: version.ref %q is not in [versions]", key, r)
@@ -85,7 +92,7 @@ func readGradleCatalog(name string, data []byte) (manifest.Parsed, error) {
 			if len(parts) == 2 || parts[2] == "" {
 				continue
 			}
-			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(parts[0] + ":" + parts[1]), Section: "libraries." + k, Value: strings.TrimSpace(parts[2])})
+			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(parts[0] + ":" + parts[1]), Section: "libraries." + k, Value: strings.TrimSpace(parts[2]), Alias: k})
 		case map[string]any:
 			coord, _ := t["module"].(string)
 			if coord == "" {
@@ -103,7 +110,7 @@ func readGradleCatalog(name string, data []byte) (manifest.Parsed, error) {
 			if !ok {
 				continue
 			}
-			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(coord), Section: "libraries." + k, Value: v})
+			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(coord), Section: "libraries." + k, Value: v, Alias: k, VersionKey: ref})
 		default:
 			bad(k, "libraries.%s: want a string or a table, got %T", k, libs[k])
 		}
@@ -119,7 +126,7 @@ func readGradleCatalog(name string, data []byte) (manifest.Parsed, error) {
 				bad(k, "plugins.%s: %q: want id:version", k, t)
 				continue
 			}
-			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(id), Section: "plugins." + k, Value: strings.TrimSpace(v)})
+			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(id), Section: "plugins." + k, Value: strings.TrimSpace(v), Alias: k})
 		case map[string]any:
 			id, _ := t["id"].(string)
 			if id == "" {
@@ -130,7 +137,7 @@ func readGradleCatalog(name string, data []byte) (manifest.Parsed, error) {
 			if !ok {
 				continue
 			}
-			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(id), Section: "plugins." + k, Value: v})
+			out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(id), Section: "plugins." + k, Value: v, Alias: k, VersionKey: ref})
 		default:
 			bad(k, "plugins.%s: want a string or a table, got %T", k, plugins[k])
 		}

@@ -60,6 +60,13 @@ type Dep struct {
 	// "": a source that moves while the version does not installs another
 	// package under the same version (issue 36).
 	Source string
+	// Alias is the name the manifest itself gives the entry, where its
+	// format names entries apart from their packages (a Gradle version
+	// catalog's library or plugin alias, "ktor-serverNetty"), and
+	// VersionKey the name of the shared version it takes (the catalog's
+	// [versions] key, "ktor"), or "". Only grounding reads them: they are
+	// the repository's own names for its packages (ADR 0388).
+	Alias, VersionKey string
 }
 
 // Parsed is what a reader returns for one file.

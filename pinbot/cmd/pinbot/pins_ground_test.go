@@ -48,7 +48,7 @@ func TestPinsExplainCandidates(t *testing.T) {
 	}
 	for _, want := range []string{
 		"docs/adr/0012-database.md:9: gomod github.com/jackc/pgx/v5 v5.11.0: confirmed: go.mod:5 pins github.com/jackc/pgx/v5 at v5.11.0",
-		"docs/adr/0012-database.md:9: Go 1.27.1: no manifest of the repository declares Go",
+		"docs/adr/0012-database.md:9: Go 1.27.1: a language, runtime or toolchain",
 		"docs/adr/0012-database.md:9: pgx 5.5: a partial version",
 		"docs/adr/0012-database.md:11: - tree-sitter 0.22.6: the sentence says to pin it; no manifest declares it and the record names no ecosystem: enforced against every ecosystem's manifests by name",
 		"any (by name)",
