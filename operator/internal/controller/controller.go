@@ -171,11 +171,11 @@ func setup(mgr ctrl.Manager, opts Options, h hooks) (*Reconciler, error) {
 		opts.RejectedRetry = DefaultRejectedRetry
 	}
 	r := &Reconciler{
-		client:   mgr.GetClient(),
-		reader:   mgr.GetAPIReader(),
-		opts:     opts,
-		drift:    newDriftSet(),
-		adopt:    newAdoptSet(),
+		client: mgr.GetClient(),
+		reader: mgr.GetAPIReader(),
+		opts:   opts,
+		drift:  newDriftSet(),
+		adopt:  newAdoptSet(),
 	}
 	if err := registerMetrics(mgr.GetCache()); err != nil {
 		return nil, err
