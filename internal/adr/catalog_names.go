@@ -312,7 +312,18 @@ func (g *grounder) catalogMention(m mention, name string) bool {
 			for _, d := range tied {
 				names = append(names, fmt.Sprintf("%s %s (%s)", d.Ecosystem, d.Package, strings.Join(d.Aliases, ", ")))
 			}
-			g.reject("", t, m.version, m.line, "the repository's names for its packages do not tell which one this is: "+strings.Join(names, ", ")+" share its words and version; write the package's name")
+			why := "the repository's names for its packages do not tell which one this is: " + strings.Join(names, ", ") + " share its words and version; write the package's name"
+			g.reject("", t, m.version, m.line, why)
+			// Each of them is pinned at exactly this version: fail closed,
+			// as for a pin not read (issue 35, item 3).
+			var ecos []pin.Ecosystem
+			for _, d := range tied {
+				if !slices.Contains(ecos, d.Ecosystem) {
+					ecos = append(ecos, d.Ecosystem)
+				}
+			}
+			g.ambiguous = append(g.ambiguous, Warning{Path: g.rec.Path, Line: m.line, Unreadable: true, Ecosystems: ecos,
+				Message: fmt.Sprintf("the decision names %q at %s, which the manifests pin exactly, but %s; it fails closed on every pull request changing a %s dependency file until the line names the package", t, m.version, why, ecos[0])})
 			return true
 		}
 	}

@@ -240,6 +240,10 @@ func isLock(p string) bool {
 type grounder struct {
 	rec *Record
 	idx declIndex
+	// ambiguous: what the decision names at a version several packages
+	// are pinned at exactly, none of which its words single out (ADR
+	// 0388); reported by unread, like a pin not read.
+	ambiguous []Warning
 }
 
 func (g *grounder) take(eco pin.Ecosystem, pkg, ver string, line int, why string) {
@@ -549,7 +553,7 @@ func isNameByte(c byte) bool {
 // exactly, without a pin of it: the phrasing was not understood, so the
 // record is reported like an unreadable one (issue 35, item 3).
 func (g *grounder) unread() []Warning {
-	var out []Warning
+	out := slices.Clone(g.ambiguous)
 	seen := map[string]bool{}
 	for _, d := range g.idx.all {
 		if isLock(d.Manifest) || d.Exact == "" || partialVersion(d.Exact) || seen[string(d.Ecosystem)+d.Package] {

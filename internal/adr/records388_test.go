@@ -126,3 +126,27 @@ func TestCatalogNamesKept(t *testing.T) {
 	}
 	t.Error("jackson-module-kotlin not declared")
 }
+
+// TestTiedCatalogNamesFailClosed (ADR 0388): a row whose words the
+// repository's names cannot single out, among packages all pinned at its
+// version, is no pin and is reported like a pin not read, naming the line:
+// the audit fails and pull requests changing a gradle file get `error`,
+// never a silent pass.
+func TestTiedCatalogNamesFailClosed(t *testing.T) {
+	for _, row := range []string{"| Build | Kotlin Gradle Plugin | 2.0.21 |", "| Persistence | Exposed | 0.54.0 |"} {
+		rec, ws := Parse("docs/adr/0042-x.md", []byte(stackTable("| Component | Choice | Version |", row)))
+		recs, ws := Ground([]Record{rec}, ws, Declared(repo388))
+		if len(recs[0].Pins) != 0 {
+			t.Errorf("%s: pins %v, want none", row, recs[0].Pins)
+		}
+		var unread []Warning
+		for _, w := range ws {
+			if w.Unreadable {
+				unread = append(unread, w)
+			}
+		}
+		if len(unread) != 1 || unread[0].Line != 9 || !strings.Contains(unread[0].Message, "fails closed") || len(unread[0].Ecosystems) != 1 || unread[0].Ecosystems[0] != "gradle" {
+			t.Errorf("%s: unreadable warnings %+v, want one at line 9 for gradle", row, unread)
+		}
+	}
+}
