@@ -55,7 +55,8 @@ type pinsOutput struct {
 	ADRs []struct {
 		Path string `json:"path"`
 	} `json:"adrs"`
-	Pins []FoundPin `json:"pins"`
+	Pins     []FoundPin `json:"pins"`
+	Warnings []Warning  `json:"warnings"`
 }
 
 func main() {
@@ -155,11 +156,21 @@ func main() {
 				}
 			}
 			res := Score(r.Path, pins, r.Expected, r.Optional)
+			if out != nil {
+				for _, x := range res.FN {
+					if FailsClosed(r.Path, x, out.Warnings) {
+						res.Closed++
+					}
+				}
+			}
 			k := key{r.Split, pass}
 			if tot[k] == nil {
 				tot[k] = &Totals{}
 			}
 			tot[k].Add(res, read)
+			if out != nil && len(res.FN) == 0 && Unreadable(r.Path, out.Warnings) {
+				tot[k].NeedlessClosed++
+			}
 			if r.Split == "test" && !*showTest {
 				hidden++
 				continue
@@ -170,8 +181,19 @@ func main() {
 				line += fmt.Sprintf(" ERROR rc=%d %s", rc, errText)
 			}
 			fmt.Println(line)
+			if out != nil {
+				for _, w := range out.Warnings {
+					if w.Path == r.Path && w.Unreadable {
+						fmt.Printf("      fails closed at line %d (%s): %s\n", w.Line, strings.Join(w.Ecosystems, ","), w.Message)
+					}
+				}
+			}
 			for _, x := range res.FN {
-				fmt.Printf("      missed %s %s %s\n", x.Ecosystem, x.Package, x.Version)
+				how := "silent"
+				if out != nil && FailsClosed(r.Path, x, out.Warnings) {
+					how = "fails closed"
+				}
+				fmt.Printf("      missed %s %s %s (%s)\n", x.Ecosystem, x.Package, x.Version, how)
 			}
 			for _, p := range res.FP {
 				st := ""
@@ -198,8 +220,8 @@ func main() {
 			if pass == 2 {
 				name = "pass 2 (folder given):"
 			}
-			fmt.Printf("%-6s %-27s recall %s (%d/%d), %d false pins, %d of %d records read\n",
-				s, name, Pct(t.TP, t.Exp), t.TP, t.Exp, t.FP, t.Read, t.Records)
+			fmt.Printf("%-6s %-27s recall %s (%d/%d), %d false pins, %d of %d records read; %d false package@versions; of %d misses %d fail closed, %d silent; %d records fail closed with nothing missed\n",
+				s, name, Pct(t.TP, t.Exp), t.TP, t.Exp, t.FP, t.Read, t.Records, t.FalseNames, t.Exp-t.TP, t.Closed, t.Exp-t.TP-t.Closed, t.NeedlessClosed)
 		}
 	}
 }

@@ -65,13 +65,78 @@ func Match(found FoundPin, exp Pin) bool {
 	return exp.Ecosystem == "" || found.Ecosystem == "" || Eco(found.Ecosystem) == Eco(exp.Ecosystem)
 }
 
+// Warning is a warning as `pinbot pins -o json` lists it: an unreadable
+// record fails closed on every pull request changing a dependency file of
+// its Ecosystems (empty: any), and a pull request moving a Doubtful pin
+// gets the verdict error (ADR 0260).
+type Warning struct {
+	Path       string     `json:"path"`
+	Line       int        `json:"line"`
+	Message    string     `json:"message"`
+	Unreadable bool       `json:"unreadable"`
+	Ecosystems []string   `json:"ecosystems"`
+	Doubtful   []FoundPin `json:"doubtful"`
+}
+
+// FailsClosed reports whether a pull request moving the missed pin would
+// still not pass: pinbot reported the record at path unreadable for the
+// pin's ecosystem (or any), or holds the pin as doubtful. A miss that does
+// not fail closed is silent: the pin is not enforced and nothing says so.
+func FailsClosed(path string, miss Pin, ws []Warning) bool {
+	for _, w := range ws {
+		if w.Path != path {
+			continue
+		}
+		for _, d := range w.Doubtful {
+			if Match(d, miss) {
+				return true
+			}
+		}
+		if !w.Unreadable {
+			continue
+		}
+		if len(w.Ecosystems) == 0 || miss.Ecosystem == "" {
+			return true
+		}
+		for _, e := range w.Ecosystems {
+			if Eco(e) == Eco(miss.Ecosystem) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // Result is one record's score in one pass.
 type Result struct {
 	TP       int
 	FP       []FoundPin // enforced pins neither expected nor optional
 	FN       []Pin      // expected pins not found
+	Closed   int        // of FN, the misses that fail closed (FailsClosed)
 	Listed   int        // pins of the record listed but not enforced
 	Expected int
+}
+
+// Unreadable reports whether a warning says the record at path cannot be
+// read in full (it fails closed).
+func Unreadable(path string, ws []Warning) bool {
+	for _, w := range ws {
+		if w.Path == path && w.Unreadable {
+			return true
+		}
+	}
+	return false
+}
+
+// FalseNames is the number of distinct package@version among r.FP: a pin
+// enforced by name is listed once per ecosystem (issue 35, item 2), so one
+// false line of a record can be a dozen false pins.
+func (r Result) FalseNames() int {
+	seen := map[string]bool{}
+	for _, p := range r.FP {
+		seen[strings.ToLower(p.Package)+"@"+strings.TrimLeft(p.Version, "vV=")] = true
+	}
+	return len(seen)
 }
 
 // Score compares the pins pinbot listed for the record at path with its
@@ -120,13 +185,19 @@ func Score(path string, pins []FoundPin, exp, opt []Pin) Result {
 
 // Totals adds up a split's results in one pass.
 type Totals struct {
-	TP, FP, Exp, Read, Records int
+	TP, FP, FalseNames, Closed, Exp, Read, Records int
+	// NeedlessClosed counts records that fail closed (an unreadable
+	// warning at their path) though nothing of theirs was missed: a pull
+	// request is held for a record pinbot read in full.
+	NeedlessClosed int
 }
 
 // Add counts one record.
 func (t *Totals) Add(r Result, read bool) {
 	t.TP += r.TP
 	t.FP += len(r.FP)
+	t.FalseNames += r.FalseNames()
+	t.Closed += r.Closed
 	t.Exp += r.Expected
 	t.Records++
 	if read {

@@ -104,3 +104,52 @@ func TestScore(t *testing.T) {
 		t.Errorf("Pct(0,0) = %q", got)
 	}
 }
+
+func TestFailsClosed(t *testing.T) {
+	const path = "docs/adr/0001-x.md"
+	miss := Pin{"npm", "next", "15.1.12"}
+	for _, c := range []struct {
+		name string
+		ws   []Warning
+		want bool
+	}{
+		{"no warning: silent", nil, false},
+		{"unreadable for any ecosystem", []Warning{{Path: path, Unreadable: true}}, true},
+		{"unreadable for npm (an alias)", []Warning{{Path: path, Unreadable: true, Ecosystems: []string{"pnpm"}}}, true},
+		{"unreadable for pip only", []Warning{{Path: path, Unreadable: true, Ecosystems: []string{"pip"}}}, false},
+		{"another record unreadable", []Warning{{Path: "docs/adr/0002-y.md", Unreadable: true}}, false},
+		{"a warning that does not fail closed", []Warning{{Path: path, Line: 3}}, false},
+		{"doubtful: the status is unknown", []Warning{{Path: path, Doubtful: []FoundPin{{Ecosystem: "npm", Package: "next", Version: "v15.1.12"}}}}, true},
+		{"doubtful, another pin", []Warning{{Path: path, Doubtful: []FoundPin{{Ecosystem: "npm", Package: "react", Version: "15.1.12"}}}}, false},
+	} {
+		if got := FailsClosed(path, miss, c.ws); got != c.want {
+			t.Errorf("%s: FailsClosed = %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+func TestFalseNames(t *testing.T) {
+	// One line enforced by name in three ecosystems, and a second false pin.
+	r := Result{FP: []FoundPin{
+		{Ecosystem: "npm", Package: "MSRV", Version: "1.97.0"}, {Ecosystem: "pip", Package: "msrv", Version: "v1.97.0"},
+		{Ecosystem: "cargo", Package: "MSRV", Version: "1.97.0"}, {Ecosystem: "npm", Package: "vue", Version: "3.0.0"},
+	}}
+	if got := r.FalseNames(); got != 2 {
+		t.Errorf("FalseNames = %d, want 2", got)
+	}
+	var tot Totals
+	tot.Add(r, true)
+	if tot.FP != 4 || tot.FalseNames != 2 {
+		t.Errorf("Totals = %+v, want FP 4 and FalseNames 2", tot)
+	}
+}
+
+func TestUnreadable(t *testing.T) {
+	const path = "docs/adr/0001-x.md"
+	if Unreadable(path, []Warning{{Path: path, Line: 3}, {Path: "docs/adr/0002-y.md", Unreadable: true}}) {
+		t.Error("a plain warning and another record's unreadable one made this record unreadable")
+	}
+	if !Unreadable(path, []Warning{{Path: path, Line: 9, Unreadable: true, Ecosystems: []string{"npm"}}}) {
+		t.Error("the record's unreadable warning was not seen")
+	}
+}
