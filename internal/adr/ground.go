@@ -566,7 +566,10 @@ func (g *grounder) unread() []Warning {
 			continue // the manifests disagree: no one version to confirm
 		}
 		for _, l := range g.rec.Clues.decision {
-			if !namesAt(l.text, d.Package, d.Exact) || g.saysNotAPin(l.line, d.Package) {
+			if slices.ContainsFunc(g.ambiguous, func(w Warning) bool { return w.Line == l.line && slices.Contains(w.Ecosystems, d.Ecosystem) }) {
+				continue // the line is reported already: a name several packages share
+			}
+			if !namesAt(l.text, d.Package, d.Exact) && !g.idx.namedWith(l.text, d) || g.saysNotAPin(l.line, d.Package) {
 				continue
 			}
 			seen[string(d.Ecosystem)+d.Package] = true

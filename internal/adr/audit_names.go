@@ -1,0 +1,121 @@
+package adr
+
+import (
+	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
+
+// The audit of unread pins (issue 35, item 3) looks for a package a
+// manifest pins exactly, named on a decision line that also writes that
+// version, wherever on the line the two stand and in whatever form the
+// grounder reads names (ADR 0389): the reader may not understand the line,
+// but the manifest and the decision agree on one release, and pinbot must
+// not pass such a record silently.
+
+// auditWords splits a decision line into the words the audit compares:
+// backticks, emphasis, brackets, quotes, commas and table bars separate;
+// "name==1.2.3", "name@1.2.3" and "name:1.2.3" are two words (a leading
+// "@" of an npm scope stays).
+func auditWords(line string) []string {
+	toks := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool {
+		switch r {
+		case ' ', '\t', '`', '*', '(', ')', '[', ']', '{', '}', '<', '>', ',', '|', '"', '\'', '=':
+			return true
+		}
+		return false
+	})
+	var words []string
+	for _, t := range toks {
+		parts := []string{t}
+		if i := strings.LastIndexByte(t, '@'); i > 0 {
+			parts = []string{t[:i], t[i+1:]}
+		}
+		for _, p := range parts {
+			if w := trimWord(p); w != "" {
+				words = append(words, w)
+			}
+		}
+	}
+	return words
+}
+
+func trimWord(w string) string { return strings.TrimRight(w, ":;.!?") }
+
+// namedWith reports whether the decision line names the package d at its
+// exact version, the version anywhere on the line: "| 2.1.4 | Spring Boot
+// |", "Next.js (currently on 14.2.3)". The name is d's full or short name,
+// a name the repository gives it (Aliases), or a product name of one to
+// three words that is the short name without punctuation or a "js"
+// suffix, begins it or is begun by it (at least four letters, as aliasOf;
+// a word with a package's punctuation, "grpc-go", is no product name). A
+// phrase that is another declared package's own name names that one,
+// not d.
+func (x declIndex) namedWith(line string, d pin.Declaration) bool {
+	if d.Exact == "" || partialVersion(d.Exact) {
+		return false
+	}
+	words := auditWords(line)
+	ver := strings.TrimLeft(d.Exact, "vV=")
+	has := false
+	for _, w := range words {
+		if strings.TrimLeft(w, "vV") == ver {
+			has = true
+			break
+		}
+	}
+	if !has {
+		return false
+	}
+	full, short := strings.ToLower(d.Package), shortName(d.Package)
+	key := aliasKey(short)
+	for i, w := range words {
+		if w == "" || strings.TrimLeft(w, "vV") == ver {
+			continue
+		}
+		if w == full || w == short {
+			return true
+		}
+		for _, a := range d.Aliases {
+			if strings.EqualFold(a, w) {
+				return true
+			}
+		}
+		var phrase []string
+		for j := i; j < len(words) && j < i+3; j++ {
+			if strings.TrimLeft(words[j], "vV") == ver || exactVer.MatchString(words[j]) {
+				break
+			}
+			if strings.ContainsAny(words[j], "-_/@:") {
+				// "grpc-go" claims to be a package's name; only a
+				// product's name in words is an alias (ADR 0362).
+				break
+			}
+			phrase = append(phrase, words[j])
+			k := aliasKey(strings.Join(phrase, " "))
+			if k == "" {
+				continue
+			}
+			if other := x.lookup(strings.Join(phrase, "-")); len(other) > 0 && !containsPackage(other, d) {
+				break // the phrase is another package's own name
+			}
+			a, b := k, key
+			if len(a) > len(b) {
+				a, b = b, a
+			}
+			if k == key && len(k) >= 3 || len(a) >= 4 && strings.HasPrefix(b, a) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func containsPackage(ds []pin.Declaration, d pin.Declaration) bool {
+	for _, o := range ds {
+		if o.Ecosystem == d.Ecosystem && o.Package == d.Package {
+			return true
+		}
+	}
+	return false
+}
