@@ -202,18 +202,28 @@ func TestGroundLeavesWhatItCannotConfirm(t *testing.T) {
 }
 
 // FuzzGround: any decision, grounded against every fixture repository,
-// yields pins with an ecosystem pinbot knows, a package and a full version.
+// yields pins with an ecosystem pinbot knows, a package and a full version,
+// and each pin it reports unread (ADR 0317, ADR 0389) names a line of the
+// record and an ecosystem.
 func FuzzGround(f *testing.F) {
 	for _, c := range groundCases {
 		f.Add(c.doc)
 	}
+	f.Add("# 3. Stack\n\n## Status\n\nAccepted\n\n## Decision\n\n| 15.1.12 | Next.js | Spring Boot 3.2.1 | `kopf==1.40.1` |\n")
 	var declared []pin.Declaration
 	for _, fsys := range manifests {
 		declared = append(declared, Declared(fsys)...)
 	}
+	declared = append(declared, Declared(repo389)...)
 	f.Fuzz(func(t *testing.T, doc string) {
 		rec, ws := Parse("docs/adr/0001-x.md", []byte(doc))
-		recs, _ := Ground([]Record{rec}, ws, declared)
+		recs, gws := Ground([]Record{rec}, ws, declared)
+		lines := strings.Count(doc, "\n") + 1
+		for _, w := range gws {
+			if w.Unreadable && strings.Contains(w.Message, "fails closed") && (w.Line < 1 || w.Line > lines || len(w.Ecosystems) == 0 || w.Message == "") {
+				t.Fatalf("an unread pin that names no line of the record or no ecosystem: %+v", w)
+			}
+		}
 		for _, p := range recs[0].Pins {
 			if p.Package == "" || p.Version == "" {
 				t.Fatalf("pin without package or version: %+v", p)
