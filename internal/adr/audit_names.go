@@ -56,7 +56,7 @@ func (x declIndex) namedWith(line string, d pin.Declaration) bool {
 		return false
 	}
 	words := auditWords(line)
-	ver := strings.TrimLeft(d.Exact, "vV=")
+	ver := auditVersion(d)
 	has := false
 	for _, w := range words {
 		if strings.TrimLeft(w, "vV") == ver {
@@ -118,4 +118,30 @@ func containsPackage(ds []pin.Declaration, d pin.Declaration) bool {
 		}
 	}
 	return false
+}
+
+// titled reports whether the decision line writes d's exact version alone
+// while the record's title names d ("# 7. Langfuse v3 to v4 upgrade" over
+// "4.2.0 exists only on ghcr.io, so the web and worker pins moved"): the
+// line does not name the package, its title does (ADR 0390).
+func titled(title, line string, d pin.Declaration) bool {
+	sn := shortName(d.Package)
+	if d.Exact == "" || partialVersion(d.Exact) || len(sn) < 3 || !wordIn(strings.ToLower(title), sn) {
+		return false
+	}
+	ver := auditVersion(d)
+	for _, w := range auditWords(line) {
+		if strings.TrimLeft(w, "vV") == ver {
+			return true
+		}
+	}
+	return false
+}
+
+// auditVersion is the version a record writes for d: its exact version
+// without a leading v or =, and without the digest an image reference
+// pins along with its tag ("4.2.0@sha256:…" is written 4.2.0).
+func auditVersion(d pin.Declaration) string {
+	v, _, _ := strings.Cut(d.Exact, "@")
+	return strings.TrimLeft(v, "vV=")
 }

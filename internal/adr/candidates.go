@@ -232,6 +232,12 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		for j := i; j >= 0 && len(names) > 0 && len(loose) == 0; j-- {
 			t := strings.ToLower(cleanToken(toks[j]))
 			if isPinVerb(t) && !nounForms[t] {
+				if attributive(toks, j) {
+					// "The pinned `libp2p-quic 0.13.1` transport …": the
+					// participle describes the package, the sentence does
+					// not say to pin it (ADR 0390).
+					break
+				}
 				pinWord = true
 				negated = negated || negatedAt(toks, j-1, true)
 				break
@@ -333,6 +339,22 @@ func negatedAt(toks []string, j int, verb bool) bool {
 		}
 	}
 	return false
+}
+
+// participles are the pin verbs' past participles, which also stand
+// before a noun as adjectives ("the pinned transport").
+var participles = map[string]bool{"pinned": true, "locked": true, "held": true, "frozen": true, "fixed": true, "kept": true}
+
+// determiners open a noun phrase: a participle right after one is an
+// adjective of the noun ("the pinned X", "this locked Y"), not a verb.
+var determiners = map[string]bool{"the": true, "a": true, "an": true, "this": true, "that": true, "these": true, "those": true, "its": true, "their": true}
+
+// attributive reports whether toks[j], a pin verb, is a participle used as
+// an adjective after a determiner: "The pinned `libp2p-quic 0.13.1`
+// transport" describes a pin made elsewhere, it does not make one
+// (ADR 0390).
+func attributive(toks []string, j int) bool {
+	return j > 0 && participles[strings.ToLower(cleanToken(toks[j]))] && determiners[strings.ToLower(cleanToken(toks[j-1]))]
 }
 
 // isPinVerb reports whether the lower-cased word says to pin, in any of

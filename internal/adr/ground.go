@@ -166,6 +166,10 @@ func (x declIndex) aliasOf(name, version string) (hits []pin.Declaration, scoped
 		switch {
 		case scope != "" && (scope == n || scope+k == n):
 			hits = append(hits, d)
+		case d.Ecosystem == pin.NuGet && nugetFamily(full, n):
+			// "OpenIddict 7.6.0" is OpenIddict.Core, OpenIddict.Server …:
+			// NuGet's ID prefix is one publisher's product (ADR 0390).
+			hits = append(hits, d)
 		case k == n || len(short) >= 4 && strings.HasPrefix(long, short):
 			hits = append(hits, d)
 			scoped = false
@@ -174,12 +178,26 @@ func (x declIndex) aliasOf(name, version string) (hits []pin.Declaration, scoped
 	hits = packages(hits)
 	if scoped {
 		for _, h := range hits {
+			if h.Ecosystem == pin.NuGet && nugetFamily(strings.ToLower(h.Package), n) {
+				continue
+			}
 			if !strings.HasPrefix(h.Package, strings.SplitN(hits[0].Package, "/", 2)[0]+"/") {
 				scoped = false
 			}
 		}
 	}
 	return hits, scoped && len(hits) > 0
+}
+
+// nugetFamily reports whether the lower-cased NuGet ID id belongs to the
+// product whose name, without case or punctuation, is n: the ID is the
+// product's name or begins with it and a dot ("openiddict.core",
+// "openiddict.server.aspnetcore" for "OpenIddict"). NuGet reserves an ID
+// prefix for its owner, so the packages under one are released together
+// (ADR 0390).
+func nugetFamily(id, n string) bool {
+	first, _, _ := strings.Cut(id, ".")
+	return aliasKey(first) == n && len(n) >= 4
 }
 
 // aliasKey is a name without case, punctuation or a "js" suffix.
@@ -569,7 +587,7 @@ func (g *grounder) unread() []Warning {
 			if slices.ContainsFunc(g.ambiguous, func(w Warning) bool { return w.Line == l.line && slices.Contains(w.Ecosystems, d.Ecosystem) }) {
 				continue // the line is reported already: a name several packages share
 			}
-			if !namesAt(l.text, d.Package, d.Exact) && !g.idx.namedWith(l.text, d) || g.saysNotAPin(l.line, d.Package) {
+			if !namesAt(l.text, d.Package, d.Exact) && !g.idx.namedWith(l.text, d) && !titled(g.rec.Title, l.text, d) || g.saysNotAPin(l.line, d.Package) {
 				continue
 			}
 			seen[string(d.Ecosystem)+d.Package] = true
