@@ -24,7 +24,7 @@ var repo390 = fstest.MapFS{
     <PackageVersion Include="Serilog.Sinks.Console" Version="6.0.0" />
   </ItemGroup>
 </Project>`)},
-	"Cargo.toml":           {Data: []byte("[workspace]\nmembers = [\"crates/*\"]\n\n[workspace.dependencies]\nlibp2p = { version = \"0.56\" }\n")},
+	"Cargo.toml":            {Data: []byte("[workspace]\nmembers = [\"crates/*\"]\n\n[workspace.dependencies]\nlibp2p = { version = \"0.56\" }\n")},
 	"jobs/requirements.txt": {Data: []byte("celery==5.4.0\n")},
 }
 
