@@ -54,6 +54,10 @@ type mention struct {
 	// last name ("Electron Forge", "Drizzle ORM"), longest first: tried
 	// when the last word alone names no package (ADR 0380).
 	phrase []string
+	// file is the repository file a block outside the decision prescribes
+	// by naming it in its first line ("# infra/compose.yml"): Ground takes
+	// the candidate only where that file pins it exactly (ADR 0391).
+	file string
 	// cell is the whole table cell the name was read from when it names
 	// a product in words ("Ktor Server (Netty)"): matched against the
 	// repository's own names for its packages when the name alone

@@ -120,7 +120,13 @@ func (p *parser) dependencyParts(doc string, offset int, decided []section) {
 				ok = false
 			}
 		}
-		if !dep || !ok {
+		if !ok {
+			continue
+		}
+		if !dep {
+			if nb := fileBlocks(s.body); len(nb) > 0 {
+				p.filePart(s, offset, nb)
+			}
 			continue
 		}
 		if named == nil {

@@ -449,6 +449,10 @@ func (g *grounder) mention(m mention, name string) {
 		g.toolchain(m, name)
 		return
 	}
+	if m.file != "" {
+		g.fileMention(m, name)
+		return
+	}
 	if m.dep {
 		g.depMention(m, name)
 		return

@@ -148,10 +148,9 @@ func mask(body string) masked {
 	for i := 0; i < len(lines); i++ {
 		ln := lines[i]
 		t := strings.TrimSpace(ln)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence := t[:3]
+		if fence := fenceOpen(t); fence != "" {
 			j := i + 1
-			for j < len(lines) && !strings.HasPrefix(strings.TrimSpace(lines[j]), fence) {
+			for j < len(lines) && !fenceCloses(strings.TrimSpace(lines[j]), fence) {
 				j++
 			}
 			end := min(j, len(lines)-1)

@@ -188,7 +188,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		}
 		p.rec.Clues.decision = append(p.rec.Clues.decision, textLine{line: at, text: ln, heading: s.heading})
 		if fence != "" {
-			if strings.HasPrefix(t, fence) {
+			if fenceCloses(t, fence) {
 				fence = ""
 				blk.text = strings.Join(blkLines, "\n")
 				bp := p.readBlock(*blk)
@@ -199,8 +199,8 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 			blkLines = append(blkLines, ln)
 			continue
 		}
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fence = t[:3]
+		if o := fenceOpen(t); o != "" {
+			fence = o
 			blk, blkLines = &block{info: strings.Trim(t, "`~"), line: at + 1}, nil
 			continue
 		}
@@ -493,12 +493,12 @@ func (p *parser) makefileTools(doc string, decision string, offset int) []pin.Pi
 	for i, ln := range strings.Split(doc, "\n") {
 		t := strings.TrimSpace(ln)
 		if fence == "" {
-			if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-				fence, lang = t[:3], strings.ToLower(strings.TrimSpace(strings.Trim(t, "`~")))
+			if o := fenceOpen(t); o != "" {
+				fence, lang = o, strings.ToLower(strings.TrimSpace(strings.Trim(t, "`~")))
 			}
 			continue
 		}
-		if strings.HasPrefix(t, fence) {
+		if fenceCloses(t, fence) {
 			fence = ""
 			continue
 		}

@@ -3,6 +3,7 @@ package adr
 import (
 	"errors"
 	"fmt"
+	"path"
 	"regexp"
 	"strings"
 
@@ -153,6 +154,14 @@ func (p *parser) readBlock(b block) []pin.Pin {
 		return nil
 	}
 	files, known := filesFor(word)
+	if named, rest, ok := namedFile(b); ok {
+		// "# worker/requirements.txt" over the block: the file's own
+		// reader first, whatever the info string says (ADR 0391).
+		if pins := p.readBlock(rest); len(pins) > 0 {
+			return pins
+		}
+		files, known = append([]string{named}, files...), true
+	}
 	if word == "helmfile" || word == "helmfile.yaml" || word == "helmfile.yml" {
 		if pins, ok := p.helmfile(b); ok {
 			return pins
@@ -296,4 +305,22 @@ func partialVersion(v string) bool {
 		n++
 	}
 	return n < 3
+}
+
+// namedFile returns the manifest file name a block's first line names
+// ("# infra/docker-compose.otel.yml", "// web/package.json") when a
+// registered reader reads files of that name, and the block without that
+// line, its info string the file's name, so that the file's reader reads
+// it (ADR 0391).
+func namedFile(b block) (string, block, bool) {
+	first, rest, _ := strings.Cut(b.text, "\n")
+	m := fileComment.FindStringSubmatch(first)
+	if m == nil {
+		return "", block{}, false
+	}
+	name := path.Base(m[1])
+	if f, ok := pin.FormatOf(name); !ok || !f.Readable() || infoWord(b.info) == strings.ToLower(name) {
+		return "", block{}, false
+	}
+	return name, block{info: name, text: rest, line: b.line + 1, indented: b.indented}, true
 }

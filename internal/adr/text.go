@@ -346,14 +346,42 @@ type fences struct{ open string }
 // ``` or ~~~ fence.
 func (f *fences) in(t string) bool {
 	if f.open != "" {
-		if strings.HasPrefix(t, f.open) {
+		if fenceCloses(t, f.open) {
 			f.open = ""
 		}
 		return true
 	}
-	if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-		f.open = t[:3]
+	if o := fenceOpen(t); o != "" {
+		f.open = o
 		return true
 	}
 	return false
+}
+
+// fenceOpen returns the fence the trimmed line t opens, its run of three
+// or more backticks or tildes ("```", "````", "~~~"), or "".
+func fenceOpen(t string) string {
+	for _, c := range []byte{'`', '~'} {
+		n := 0
+		for n < len(t) && t[n] == c {
+			n++
+		}
+		if n >= 3 {
+			return t[:n]
+		}
+	}
+	return ""
+}
+
+// fenceCloses reports whether the trimmed line t closes a block opened by
+// the fence open: as CommonMark has it, a run of the same character at
+// least as long, followed by nothing ("```typescript" opens a block, it
+// never closes one, so a stray fence in a long record does not turn every
+// later block inside out).
+func fenceCloses(t, open string) bool {
+	n := 0
+	for n < len(t) && t[n] == open[0] {
+		n++
+	}
+	return n >= len(open) && n == len(t)
 }
