@@ -111,6 +111,22 @@ func (r *Reporter) Apply(ctx context.Context, d Decision) (Actions, Known, error
 		return a, k, nil
 	}
 	create := res.Verdict == enforce.Block
+	if create && a.CheckRun == "unchanged" && k.CommentID == 0 {
+		// The same block is on GitHub already and this judgement knows no
+		// comment of it: another one wrote it (a process before a restart,
+		// a delivery of the same pull request handled first). What this one
+		// holds came from a payload as old as its event (ADR 0243): look
+		// the comment and the state up rather than write them twice
+		// (ADR 0392). A first block never finds its check run unchanged.
+		k.NoComment = false
+		pr, err := r.src.PullRequest(ctx, d.Number)
+		if err != nil {
+			return a, k, err
+		}
+		if pr.State != "open" || pr.HeadSHA != d.HeadSHA {
+			k.Open = false
+		}
+	}
 	if a.Comment, err = r.comment(ctx, d, create, &k); err != nil {
 		return a, k, err
 	}

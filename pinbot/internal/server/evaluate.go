@@ -92,6 +92,11 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 	mem, remembered := s.hints.pr(key, j.head)
 	var pr source.PullRequest
 	switch {
+	case j.pr != nil && !j.reopened && s.hints.isClosed(key, j.pr.HeadSHA):
+		// This replica saw the pull request closed at this head after the
+		// payload was made (a redelivery, or a delivery handled after a
+		// later one): the payload's "open" is stale (ADR 0392).
+		pr = mem.pr
 	case j.pr != nil:
 		pr = *j.pr
 	case remembered && j.head != "" && mem.pr.Author != "":
@@ -226,7 +231,8 @@ func (s *Server) evaluate(ctx context.Context, log *slog.Logger, j prJob) Decisi
 	dec.Actions, known, dec.Err = rep.Apply(ctx, report.Decision{
 		Owner: j.owner, Repo: j.repo, Number: j.number, HeadSHA: pr.HeadSHA, Result: res, Comment: body, Known: known,
 	})
-	if dec.Actions.Closed {
+	if dec.Actions.Closed || dec.Err == nil && !known.Open {
+		// Closed now, or found closed by the writes (ADR 0392).
 		pr.State = "closed"
 	}
 	if dec.Err != nil {

@@ -41,6 +41,9 @@ type prJob struct {
 	// fresh marks a pull request pinbot itself reopened to lift a pin: its
 	// verification runs anew, so earlier check runs do not count yet.
 	fresh bool
+	// reopened marks a reopened event: its payload's "open" is newer than
+	// a close this replica remembers at the head.
+	reopened bool
 }
 
 func (j prJob) run(ctx context.Context, s *Server, log *slog.Logger) Decision {

@@ -198,9 +198,13 @@ func (s *Server) pullRequestJobs(ev *event) ([]job, string) {
 		return nil, "action not handled"
 	}
 	j := prJobOf(ev, p.Number, p.Head.SHA)
-	j.pr = p.pullRequest()
 	j.newHead = ev.Action == "opened" || ev.Action == "synchronize"
 	j.fresh = ev.Action == "reopened" && ev.Sender.Login == s.botLogin()
+	j.reopened = ev.Action == "reopened"
+	j.pr = p.pullRequest()
+	if !j.reopened && s.hints.isClosed(key, p.Head.SHA) {
+		return []job{j}, "" // a stale "open" does not overwrite a close (ADR 0392)
+	}
 	s.hints.sawPR(key, *j.pr)
 	return []job{j}, ""
 }
