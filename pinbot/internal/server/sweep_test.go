@@ -99,19 +99,27 @@ func TestSweepJudgesWhatNoDeliveryBrought(t *testing.T) {
 	}
 }
 
-// TestJudgedThriceWrittenOnce is ADR 0243: the original deliveries, the
-// sweep at the same moment, then a new process (empty memory) given the
-// same deliveries again (a redelivery) and sweeping again leave one check
-// run, one comment and one close; the second process writes nothing.
-func TestJudgedThriceWrittenOnce(t *testing.T) {
-	t.Parallel()
+// blockedBump is a Dependabot pull request moving the pinned kopf, with
+// its "opened" delivery and its CI suite's completion, which together
+// block it.
+func blockedBump(t *testing.T) (*githubtest.Server, *githubtest.Repo, int, githubtest.Delivery, githubtest.Delivery) {
+	t.Helper()
 	sim := githubtest.New(t, githubtest.Options{})
 	upstreamKopf(sim)
 	sim.Repo("nolar", "kopf").Uninstall()
 	r := pyOperator(t, sim)
 	n, opened := bumpKopf(t, r, githubtest.DependabotUser, nil)
 	done := r.CompleteSuite(r.HeadSHA(n), githubtest.GitHubActions, "success")
+	return sim, r, n, opened, done
+}
 
+// TestJudgedThriceWrittenOnce is ADR 0243: the original deliveries, the
+// sweep at the same moment, then a new process (empty memory) given the
+// same deliveries again (a redelivery) and sweeping again leave one check
+// run, one comment and one close; the second process writes nothing.
+func TestJudgedThriceWrittenOnce(t *testing.T) {
+	t.Parallel()
+	sim, r, n, opened, done := blockedBump(t)
 	a := newReplica(t, sim, nil)
 	a.start()
 	sim.ResetStats()
@@ -131,20 +139,35 @@ func TestJudgedThriceWrittenOnce(t *testing.T) {
 	}()
 	wg.Wait()
 	a.srv.Wait()
+	b := writtenOnce(t, sim, r, n, a)
+	b.deliverAll(opened, done) // as a redelivery of both
+	b.srv.Wait()
+	b.srv.Sweep(context.Background())
+	writesNothing(t, sim, r, n)
+}
+
+// writtenOnce checks that the first process a wrote one check run, one
+// comment and one close, stops it and starts a new process (empty memory)
+// on the same simulator, its counts reset.
+func writtenOnce(t *testing.T, sim *githubtest.Server, r *githubtest.Repo, n int, a *replica) *replica {
+	t.Helper()
 	h := &harness{t: t, sim: sim}
 	h.check(r, n, blocked)
 	if c, cm, cl := writes(sim.Stats()); c != 1 || cm != 1 || cl != 1 {
 		t.Errorf("first process: %d check runs, %d comments, %d closes; want 1 each", c, cm, cl)
 	}
-
 	a.stop()
 	b := newReplica(t, sim, nil)
 	b.start()
 	sim.ResetStats()
-	b.deliverAll(opened, done) // as a redelivery of both
-	b.srv.Wait()
-	b.srv.Sweep(context.Background())
-	h.check(r, n, blocked)
+	return b
+}
+
+// writesNothing checks that the second process left the pull request as
+// the first did and wrote nothing.
+func writesNothing(t *testing.T, sim *githubtest.Server, r *githubtest.Repo, n int) {
+	t.Helper()
+	(&harness{t: t, sim: sim}).check(r, n, blocked)
 	if c, cm, cl := writes(sim.Stats()); c != 0 || cm != 0 || cl != 0 {
 		t.Errorf("second process wrote %d check runs, %d comments, %d closes; want none", c, cm, cl)
 	}
