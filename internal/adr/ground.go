@@ -591,7 +591,7 @@ func (g *grounder) unread() []Warning {
 			if slices.ContainsFunc(g.ambiguous, func(w Warning) bool { return w.Line == l.line && slices.Contains(w.Ecosystems, d.Ecosystem) }) {
 				continue // the line is reported already: a name several packages share
 			}
-			if !namesAt(l.text, d.Package, d.Exact) && !g.idx.namedWith(l.text, d) && !titled(g.rec.Title, l.text, d) || g.saysNotAPin(l.line, d.Package) {
+			if !g.idx.namedWith(l.text, d) && !titled(g.rec.Title, l.text, d) || g.saysNotAPin(l.line, d.Package) {
 				continue
 			}
 			seen[string(d.Ecosystem)+d.Package] = true
@@ -619,35 +619,6 @@ func (g *grounder) saysNotAPin(line int, pkg string) bool {
 	return slices.ContainsFunc(g.rec.Rejected, func(c Candidate) bool {
 		return c.Line == line && (c.Why == whyDenied || c.Why == whyBound || c.Why == whyRemoved) && (strings.EqualFold(c.Package, pkg) || shortName(c.Package) == shortName(pkg) || aliasKey(c.Package) == aliasKey(shortName(pkg)))
 	})
-}
-
-// namesAt reports whether line writes the package pkg (its full or short
-// name) followed, within a few words, by version: "kopf (1.40.1)", "the
-// kopf that requirements.txt holds (1.40.1)", "kopf==1.40.1".
-func namesAt(line, pkg, version string) bool {
-	toks := strings.FieldsFunc(strings.ToLower(line), func(r rune) bool {
-		return r == ' ' || r == '\t' || r == '`' || r == '*' || r == '(' || r == ')' || r == ',' || r == '|' || r == '"' || r == '\''
-	})
-	full, short := strings.ToLower(pkg), shortName(pkg)
-	ver := strings.TrimLeft(version, "vV=")
-	var words []string
-	for _, t := range toks {
-		// name==1.2.3, name@1.2.3 and name:1.2.3 are two words.
-		for _, w := range strings.FieldsFunc(t, func(r rune) bool { return r == '=' || r == '@' }) {
-			words = append(words, strings.TrimRight(w, ":;.!?"))
-		}
-	}
-	for i, w := range words {
-		if w != full && w != short {
-			continue
-		}
-		for j := i + 1; j < len(words) && j <= i+5; j++ {
-			if strings.TrimLeft(words[j], "vV") == ver {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 const byNameWhy = "the sentence says to pin it; no manifest declares it and the record names no ecosystem: enforced against every ecosystem's manifests by name"
