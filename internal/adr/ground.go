@@ -281,6 +281,17 @@ func (g *grounder) reject(eco pin.Ecosystem, name, ver string, line int, why str
 	g.rec.Rejected = append(g.rec.Rejected, Candidate{Path: g.rec.Path, Line: line, Ecosystem: eco, Package: name, Version: ver, Why: why})
 }
 
+// declarationsOf returns every declaration of d's package in d's ecosystem.
+func (x declIndex) declarationsOf(d pin.Declaration) []pin.Declaration {
+	var out []pin.Declaration
+	for _, o := range x.all {
+		if o.Ecosystem == d.Ecosystem && o.Package == d.Package {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // hasPin reports whether the record already pins name at version.
 func (g *grounder) hasPin(name, version string) bool {
 	for _, p := range g.rec.Pins {
@@ -358,6 +369,17 @@ func (g *grounder) openPins(grounded map[string]bool) {
 			continue
 		}
 		d := pkgs[0]
+		if len(exactAt(g.idx.declarationsOf(d), p.Version)) == 0 && !g.pinWordAt(p.Source.Line) && g.proseAt(p.Source.Line) {
+			// "a copy of `common@4.6.2`" where every manifest declares
+			// common otherwise ("*", 2.1.0): the repository does not hold
+			// the version and the sentence does not say to pin it, as a
+			// mention's rule. A table the decision adopts and the to side
+			// of an upgrade stay pins (ADR 0393).
+			g.rec.Rejected = append(g.rec.Rejected, Candidate{Path: g.rec.Path, Line: p.Source.Line, Ecosystem: d.Ecosystem, Package: p.Package, Version: p.Version,
+				Why: fmt.Sprintf("%s declares %s at %q, not exactly %s, and the sentence does not say to pin it; to pin it, write \"we pin %s to %s\" or pin it in the manifest", d.Manifest, d.Package, d.Value, p.Version, p.Package, p.Version)})
+			drop[i] = true
+			continue
+		}
 		if p.Ecosystem == d.Ecosystem && p.Package == d.Package {
 			continue
 		}
@@ -384,6 +406,17 @@ func (g *grounder) pinWordAt(line int) bool {
 		}
 	}
 	return false
+}
+
+// proseAt reports whether the decision line at line is a sentence: not a
+// table row, and not an upgrade (a version it moves from on the line).
+func (g *grounder) proseAt(line int) bool {
+	for _, l := range g.rec.Clues.decision {
+		if l.line == line && strings.HasPrefix(strings.TrimSpace(l.text), "|") {
+			return false
+		}
+	}
+	return !slices.ContainsFunc(g.rec.Clues.mentions, func(m mention) bool { return m.line == line && m.from })
 }
 
 // mentions settles the record's candidates.

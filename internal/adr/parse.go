@@ -81,7 +81,12 @@ func Parse(path string, data []byte) (Record, []Warning) {
 			// written (ADR 0200).
 			p.rec.Clues.open = append(p.rec.Clues.open, i)
 		}
-		if pn.Ecosystem = inferEcosystem(*pn, string(data)); pn.Ecosystem == "" && p.rec.Enforced {
+		if e, ok := p.shared[sharedKey{strings.ToLower(pn.Package), strings.TrimPrefix(pn.Version, "v")}]; ok {
+			pn.Ecosystem = e
+		} else {
+			pn.Ecosystem = inferEcosystem(*pn, string(data))
+		}
+		if pn.Ecosystem == "" && p.rec.Enforced {
 			p.warn(pn.Source.Line, fmt.Sprintf("the pin of %s %s has no ecosystem and the ADR does not say which it is; pinbot cannot enforce it and fails the check of every pull request that touches a dependency file until the pin names one (ecosystem: %s)", pn.Package, pn.Version, knownEcosystems()))
 		}
 	}
@@ -129,11 +134,15 @@ func firstInvalid(data []byte) int {
 type parser struct {
 	// narrow is 1 + the index of the unreadable front matter's warning
 	// when its pins can be told from the body, else 0.
-	narrow     int
-	raw        []pin.Pin // pins of snippet lines exact by their own rules
-	blockPins  []pin.Pin // the pins the last phrasings read from code blocks
-	listed     []int     // indexes of the pins of a pins: list, which Ground leaves alone
-	lines      []string  // the file's lines, for locating pins in folded text
+	narrow    int
+	raw       []pin.Pin // pins of snippet lines exact by their own rules
+	blockPins []pin.Pin // the pins the last phrasings read from code blocks
+	listed    []int     // indexes of the pins of a pins: list, which Ground leaves alone
+	// shared is the one ecosystem the other pins of a pin's batch share,
+	// for a pin written without one (dedupePins): a guess Ground checks
+	// against the manifests like any open pin (ADR 0393).
+	shared     map[sharedKey]pin.Ecosystem
+	lines      []string // the file's lines, for locating pins in folded text
 	rec        Record
 	warnings   []Warning
 	statusLine int

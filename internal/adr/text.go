@@ -236,7 +236,8 @@ func (p *parser) constraintForms(text string, line int) []pin.Pin {
 // dedupePins drops repeated pins of the same package and version; a pin
 // without an ecosystem (a table row) yields to one with it (a manifest
 // snippet). Pins without an ecosystem then take the one ecosystem the
-// record's other pins share, if they share one.
+// record's other pins share, if they share one, once Parse has marked them
+// open for Ground (ADR 0393).
 func (p *parser) dedupePins(pins []pin.Pin) []pin.Pin {
 	type key struct{ pkg, ver string }
 	idx := map[key]int{}
@@ -264,13 +265,22 @@ func (p *parser) dedupePins(pins []pin.Pin) []pin.Pin {
 		for e := range ecos {
 			for i := range out {
 				if out[i].Ecosystem == "" {
-					out[i].Ecosystem = e
+					// Not set here: the pin stays open, so the
+					// manifests ground it (or reject a name they do not
+					// declare) before the guess applies (ADR 0393).
+					if p.shared == nil {
+						p.shared = map[sharedKey]pin.Ecosystem{}
+					}
+					p.shared[sharedKey{strings.ToLower(out[i].Package), strings.TrimPrefix(out[i].Version, "v")}] = e
 				}
 			}
 		}
 	}
 	return out
 }
+
+// sharedKey names a pin of dedupePins' batch.
+type sharedKey struct{ pkg, ver string }
 
 // warnProse warns about every exact constraint in text that is not one of
 // pins: prose outside the decision ("we load-tested with aiohttp==3.9.5")
