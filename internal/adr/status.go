@@ -250,6 +250,9 @@ func StatusOf(status string) (StatusClass, bool) {
 	if s == "" {
 		return "", false
 	}
+	// "Partially superseded by 0003 (on the commitment scheme only)": the
+	// rest of the record stands, as an amended one does (ADR 0394).
+	s = partlySuperseded.ReplaceAllString(s, "${1}accepted in part${2}")
 	// A status is a few words and a note: its first 300 bytes decide.
 	if len(s) > 300 {
 		cut := 300
@@ -273,6 +276,13 @@ func StatusOf(status string) (StatusClass, bool) {
 	}
 	return "", false
 }
+
+// partlySuperseded is a supersession of part of a record, in the
+// vocabulary's languages: "partially superseded", "partly replaced by",
+// "superseded in part", "teilweise ersetzt", "partiellement remplacé",
+// "parcialmente sustituido", "gedeeltelijk vervangen", "sebagian
+// digantikan" (folded, lower-case).
+var partlySuperseded = regexp.MustCompile(`(^|[^\p{L}])(?:(?:partially|partly|teilweise|partiellement|en partie|parcialmente|en parte|gedeeltelijk|sebagian|parzialmente|in parte) (?:superseded|superceded|replaced|ersetzt|abgel[oö]st|remplac[eé]e?|supplant[eé]e?|reemplazad[oa]|sustituid[oa]|substitu[ií]d[oa]|vervangen|digantikan|diganti|sostituit[oa]|superat[oa])|(?:superseded|replaced) in part)($|[^\p{L}])`)
 
 // containsTerm reports whether t occurs in s at word boundaries (anywhere,
 // for Chinese and Japanese).

@@ -58,6 +58,13 @@ func TestStatusOf(t *testing.T) {
 		{"Accepted (replaced pip-tools with uv)", Accepted},
 		{"Accepted; the old client is obsolete", Accepted},
 		{"Accepted, replaced by ADR-4", Superseded},
+		// A part superseded: the rest of the record stands (ADR 0394;
+		// these four were Superseded on 819c86c).
+		{"Accepted. Partially superseded by ADR-0009 (the commitment scheme only)", Accepted},
+		{"Superseded in part by ADR-3", Accepted},
+		{"Akzeptiert, teilweise abgelöst durch ADR-7", Accepted},
+		{"Accepté ; partiellement remplacé par l'ADR 9", Accepted},
+		{"Accepted, superseded by ADR-4 (partially reverted)", Superseded},
 		{"Replaced", Superseded},
 		{"Withdrawn 2026-01-02", Deprecated},
 		{"Proposed", Proposed},
