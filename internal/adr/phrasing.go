@@ -50,6 +50,17 @@ var (
 	pinVerb     = regexp.MustCompile(`(?i)\b(?:pin|hold|keep|lock|freeze)\s+\x60?([@A-Za-z0-9][A-Za-z0-9._/@-]*)\x60?\s+(?:to|at)\s+(?:version\s+)?\x60?v?([0-9]+(?:\.[0-9]+){1,3})\x60?(?:$|[\s.,;)])`)
 )
 
+// chosenHeading names the option a record chose ("## Chosen option",
+// "### Selected alternative"): the decision, though "option" and
+// "alternative" name excluded parts (ADR 0395).
+var chosenHeading = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:chosen|selected) (?:option|alternative|solution)s?\b`)
+
+// excludedPart reports whether heading h (lower-cased) names a part that
+// is not the decision: context, options, consequences, how-to, history.
+func excludedPart(h string) bool {
+	return excludedHeading.MatchString(h) && !chosenHeading.MatchString(h)
+}
+
 // decisionText returns the parts of doc that belong to its decision: a
 // decision-like heading and the headings below it, until a heading of the
 // same or a higher level, or an excluded one (context, consequences,
@@ -61,7 +72,7 @@ func decisionText(doc string) []section {
 	decided := false
 	for _, s := range secs {
 		h := strings.TrimSpace(strings.Trim(s.heading, "*_`"))
-		decided = decided || s.level > 0 && decisionHeading.MatchString(h) && !excludedHeading.MatchString(h)
+		decided = decided || s.level > 0 && decisionHeading.MatchString(h) && !excludedPart(h)
 	}
 	if !decided {
 		// A record without a decision heading ("## Versions retenues",
@@ -88,7 +99,7 @@ func decisionText(doc string) []section {
 				out = append(out, s)
 				continue
 			}
-			if h := strings.TrimSpace(strings.Trim(s.heading, "*_`")); excludedHeading.MatchString(h) || notDecided.MatchString(h) {
+			if h := strings.TrimSpace(strings.Trim(s.heading, "*_`")); excludedPart(h) || notDecided.MatchString(h) {
 				exLevel = s.level
 				continue
 			}
@@ -104,7 +115,7 @@ func decisionText(doc string) []section {
 		switch {
 		case s.level == 0:
 			continue
-		case excludedHeading.MatchString(h):
+		case excludedPart(h):
 			if inLevel > 0 && s.level > inLevel {
 				// An excluded subsection: skip it but stay in the decision.
 				continue
