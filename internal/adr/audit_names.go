@@ -86,9 +86,10 @@ func (x declIndex) namedWith(line string, d pin.Declaration) bool {
 			if strings.TrimLeft(words[j], "vV") == ver || exactVer.MatchString(words[j]) {
 				break
 			}
-			if strings.ContainsAny(words[j], "-_/@:") {
-				// "grpc-go" claims to be a package's name; only a
-				// product's name in words is an alias (ADR 0362).
+			if strings.ContainsAny(words[j], "-_/@:") || dottedID(words[j]) {
+				// "grpc-go" and "xunit.v3.assert" claim to be a
+				// package's name; only a product's name in words is an
+				// alias (ADR 0362, ADR 0396).
 				break
 			}
 			phrase = append(phrase, words[j])

@@ -146,7 +146,7 @@ func (x declIndex) aliasOf(name, version string) (hits []pin.Declaration, scoped
 	n := aliasKey(name)
 	// A name with a package's punctuation ("grpc-go", "org/x") claims to
 	// be a package's name; only a product's name in words is an alias.
-	if len(n) < 3 || partialVersion(version) || strings.ContainsAny(name, "-_/@:") {
+	if len(n) < 3 || partialVersion(version) || strings.ContainsAny(name, "-_/@:") || dottedID(name) {
 		return nil, false
 	}
 	scoped = true
@@ -187,6 +187,23 @@ func (x declIndex) aliasOf(name, version string) (hits []pin.Declaration, scoped
 		}
 	}
 	return hits, scoped && len(hits) > 0
+}
+
+// dottedID reports whether name is written as a dotted package ID
+// ("xunit.v3.assert", "Microsoft.Extensions.Http", "System.Text.Json"),
+// not a product's name with a dotted suffix ("Node.js", "ASP.NET",
+// "Socket.IO"): such a name is a package's own, as "grpc-go" is, and a
+// package of another ID (xunit.v3) is not it (ADR 0396).
+func dottedID(name string) bool {
+	i := strings.LastIndexByte(name, '.')
+	if i <= 0 || i == len(name)-1 {
+		return false
+	}
+	switch strings.ToLower(name[i+1:]) {
+	case "js", "ts", "net", "io", "py", "rs", "go", "sh":
+		return false
+	}
+	return true
 }
 
 // nugetFamily reports whether the lower-cased NuGet ID id belongs to the

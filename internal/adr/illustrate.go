@@ -26,14 +26,15 @@ var (
 	commandSpan = regexp.MustCompile(`(?i)(?:^|[\s\x60$>(])(?:sudo\s+)?(?:npm|pnpm|yarn|npx|bunx?|pip3?|pipx|poetry|uv|go|cargo|gem|bundle|composer|dotnet|nuget|helm|docker|podman|kubectl|brew|apt|apt-get|apk|choco|winget|mvn|gradlew?|\./gradlew|curl|wget|corepack|volta|asdf|mise|nvm|sdk|rustup|tfenv)\s+(?:(?:-{1,2}[a-z][a-z-]*\s+)*)(?:install|i|add|get|run|pull|require|upgrade|update|exec|dlx|x|use|prepare|download|package|toolchain|global|tool)\b[^\x60\n]*`)
 	// illustrationLabel is a short label that introduces an illustration:
 	// "Before:", "**After**", "Bad:", "Good:", "Avant :", "Nachher:".
-	illustrationLabel = regexp.MustCompile(`(?i)^(?:[-*>]\s*)?(?:\*\*|__|_|\*)?\s*(?:before|after|bad|good|wrong|avoid|don'?t|do not|incorrect|correct|vulnerable|insecure|avant|apr[eè]s|mauvais|bon|vorher|nachher|falsch|richtig|antes|despu[eé]s|depois|incorrecto|correcto|sebelum|sesudah|salah|benar|trước|sau|之前|之后|変更前|変更後|이전|이후)\b[^:\n]{0,24}(?:\*\*|__|_|\*)?\s*[:：]`)
+	illustrationLabel = regexp.MustCompile(`(?i)^(?:[-*>]\s*)?(?:\*\*|__|_|\*)?[\s\p{So}\x{FE0F}\x{200D}]*(?:before|after|bad|good|wrong|avoid|don'?t|do not|incorrect|correct|vulnerable|insecure|avant|apr[eè]s|mauvais|bon|vorher|nachher|falsch|richtig|antes|despu[eé]s|depois|incorrecto|correcto|sebelum|sesudah|salah|benar|trước|sau|之前|之后|変更前|変更後|이전|이후)\b[^:\n]{0,24}(?:\*\*|__|_|\*)?\s*[:：]`)
 	// illustrationIntro is a line that introduces a block as an example:
 	// "For example:", "e.g.", "Example", "instead of", "such as this".
 	illustrationIntro = regexp.MustCompile(`(?i)\b(?:for example|for instance|e\.\s?g\.|examples?|sample|instead of|rather than|par exemple|exemples?|beispiel|zum beispiel|z\.\s?b\.|ejemplo|por ejemplo|exemplo|contoh|misalnya|ví dụ)\b|例えば|例如|示例|예시|예를 들어`)
 	// illustrationComment is a comment line inside a block that marks it
 	// as a before/after or good/bad illustration: "# Before (vulnerable)",
-	// "// Bad", "<!-- Après -->".
-	illustrationComment = regexp.MustCompile(`(?i)^\s*(?:#|//|--|;|<!--|/\*|rem\b)\s*(?:\*\*)?\s*(?:before|after|bad|good|wrong|avoid|don'?t|do not|incorrect|correct|vulnerable|insecure|example|e\.g\.|instead|avant|apr[eè]s|mauvais|bon|vorher|nachher|falsch|richtig|beispiel|antes|despu[eé]s|depois|ejemplo|exemplo|contoh|sebelum|sesudah)\b`)
+	// "// Bad", "<!-- Après -->", "# ❌ WRONG: …" (a mark before the word,
+	// ADR 0396).
+	illustrationComment = regexp.MustCompile(`(?i)^\s*(?:#|//|--|;|<!--|/\*|rem\b)\s*(?:\*\*)?[\s\p{So}\x{FE0F}\x{200D}]*(?:before|after|bad|good|wrong|avoid|don'?t|do not|incorrect|correct|vulnerable|insecure|example|e\.g\.|instead|avant|apr[eè]s|mauvais|bon|vorher|nachher|falsch|richtig|beispiel|antes|despu[eé]s|depois|ejemplo|exemplo|contoh|sebelum|sesudah)\b`)
 	// shellInfo are the info strings of blocks of commands: a how-to.
 	shellInfo = map[string]bool{"bash": true, "sh": true, "shell": true, "console": true, "zsh": true, "fish": true, "powershell": true, "ps1": true, "pwsh": true, "cmd": true, "bat": true, "shell-session": true, "shellsession": true, "terminal": true}
 	// partLabel is a label alone on its line that opens a part which is
