@@ -298,6 +298,13 @@ func (g *grounder) reject(eco pin.Ecosystem, name, ver string, line int, why str
 	g.rec.Rejected = append(g.rec.Rejected, Candidate{Path: g.rec.Path, Line: line, Ecosystem: eco, Package: name, Version: ver, Why: why})
 }
 
+// notExactWhy is why a candidate name at ver was not taken when the one
+// package it names, d, is declared otherwise (another version, a range)
+// and the sentence does not say to pin it.
+func notExactWhy(d pin.Declaration, name, ver string) string {
+	return fmt.Sprintf("%s declares %s at %q, not exactly %s, and the sentence does not say to pin it; to pin it, write \"we pin %s to %s\" or pin it in the manifest", d.Manifest, d.Package, d.Value, ver, name, ver)
+}
+
 // declarationsOf returns every declaration of d's package in d's ecosystem.
 func (x declIndex) declarationsOf(d pin.Declaration) []pin.Declaration {
 	var out []pin.Declaration
@@ -392,8 +399,7 @@ func (g *grounder) openPins(grounded map[string]bool) {
 			// the version and the sentence does not say to pin it, as a
 			// mention's rule. A table the decision adopts and the to side
 			// of an upgrade stay pins (ADR 0393).
-			g.rec.Rejected = append(g.rec.Rejected, Candidate{Path: g.rec.Path, Line: p.Source.Line, Ecosystem: d.Ecosystem, Package: p.Package, Version: p.Version,
-				Why: fmt.Sprintf("%s declares %s at %q, not exactly %s, and the sentence does not say to pin it; to pin it, write \"we pin %s to %s\" or pin it in the manifest", d.Manifest, d.Package, d.Value, p.Version, p.Package, p.Version)})
+			g.reject(d.Ecosystem, p.Package, p.Version, p.Source.Line, notExactWhy(d, p.Package, p.Version))
 			drop[i] = true
 			continue
 		}
@@ -550,7 +556,7 @@ func (g *grounder) mention(m mention, name string) {
 		g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("the sentence says to pin it; %s declares %s %s (%s)", d.Manifest, d.Ecosystem, d.Package, d.Value))
 	case len(pkgs) == 1:
 		d := pkgs[0]
-		g.reject(d.Ecosystem, name, ver, m.line, fmt.Sprintf("%s declares %s at %q, not exactly %s, and the sentence does not say to pin it; to pin it, write \"we pin %s to %s\" or pin it in the manifest", d.Manifest, d.Package, d.Value, ver, name, ver))
+		g.reject(d.Ecosystem, name, ver, m.line, notExactWhy(d, name, ver))
 	case len(pkgs) > 1:
 		var names []string
 		for _, d := range pkgs {

@@ -81,7 +81,7 @@ func Parse(path string, data []byte) (Record, []Warning) {
 			// written (ADR 0200).
 			p.rec.Clues.open = append(p.rec.Clues.open, i)
 		}
-		if e, ok := p.shared[sharedKey{strings.ToLower(pn.Package), strings.TrimPrefix(pn.Version, "v")}]; ok {
+		if e, ok := p.shared[keyOf(*pn)]; ok {
 			pn.Ecosystem = e
 		} else {
 			pn.Ecosystem = inferEcosystem(*pn, string(data))

@@ -239,15 +239,14 @@ func (p *parser) constraintForms(text string, line int) []pin.Pin {
 // record's other pins share, if they share one, once Parse has marked them
 // open for Ground (ADR 0393).
 func (p *parser) dedupePins(pins []pin.Pin) []pin.Pin {
-	type key struct{ pkg, ver string }
-	idx := map[key]int{}
+	idx := map[sharedKey]int{}
 	var out []pin.Pin
 	ecos := map[pin.Ecosystem]bool{}
 	for _, pn := range pins {
 		if pn.Ecosystem != "" {
 			ecos[pn.Ecosystem] = true
 		}
-		k := key{strings.ToLower(pn.Package), strings.TrimPrefix(pn.Version, "v")}
+		k := keyOf(pn)
 		if i, ok := idx[k]; ok {
 			if out[i].Ecosystem == "" || out[i].Ecosystem == pn.Ecosystem || pn.Ecosystem == "" {
 				if out[i].Ecosystem == "" && pn.Ecosystem != "" {
@@ -271,7 +270,7 @@ func (p *parser) dedupePins(pins []pin.Pin) []pin.Pin {
 					if p.shared == nil {
 						p.shared = map[sharedKey]pin.Ecosystem{}
 					}
-					p.shared[sharedKey{strings.ToLower(out[i].Package), strings.TrimPrefix(out[i].Version, "v")}] = e
+					p.shared[keyOf(out[i])] = e
 				}
 			}
 		}
@@ -279,8 +278,13 @@ func (p *parser) dedupePins(pins []pin.Pin) []pin.Pin {
 	return out
 }
 
-// sharedKey names a pin of dedupePins' batch.
+// sharedKey names a pin of dedupePins' batch: its package without case
+// and its version without a leading "v".
 type sharedKey struct{ pkg, ver string }
+
+func keyOf(pn pin.Pin) sharedKey {
+	return sharedKey{strings.ToLower(pn.Package), strings.TrimPrefix(pn.Version, "v")}
+}
 
 // warnProse warns about every exact constraint in text that is not one of
 // pins: prose outside the decision ("we load-tested with aiohttp==3.9.5")
