@@ -27,6 +27,12 @@ type mention struct {
 	// eco is the ecosystem the record itself names for it (inferEcosystem),
 	// "" when it names none or several.
 	eco pin.Ecosystem
+	// fact is true when the name and version are the subject of a verb
+	// telling what that release does ("EG v1.8.2 assigns …").
+	fact bool
+	// image is true for a name and its tag joined by a colon
+	// ("ghcr.io/org/app:1.2.3"): a container image reference.
+	image bool
 	// from is true for the side an upgrade moves away from ("next 15.0.1
 	// → 15.1.12", "from 15.0.1 to …"): never a pin (ADR 0362).
 	from bool
@@ -228,6 +234,7 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		// "not X 1.2.3", "instead of X 1.2.3", "do not pin X to 1.2.3":
 		// the sentence says what the decision does not hold (ADR 0382).
 		negated := len(names) > 0 && negatedAt(toks, i, false)
+		described := false // "the pinned X 1.2.3": a participle says it is held
 		// "Remove X v0.3.15", "**Removed**: X 1.2.3": what the change
 		// takes out is no pin (ADR 0385).
 		removed := len(names) > 0 && removedAt(toks, i)
@@ -235,8 +242,9 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		bound = bound || len(names) > 0 && i >= 0 && boundBefore.MatchString(strings.Join(toks[max(0, i-2):i+1], " "))
 		for j := i; j >= 0 && len(names) > 0 && len(loose) == 0; j-- {
 			t := strings.ToLower(cleanToken(toks[j]))
-			if isPinVerb(t) && !nounForms[t] {
+			if isPinVerb(t) && (!nounForms[t] || verbAfterSubject(toks, j)) {
 				if attributive(toks, j) {
+					described = true
 					// "The pinned `libp2p-quic 0.13.1` transport …": the
 					// participle describes the package, the sentence does
 					// not say to pin it (ADR 0390).
@@ -262,6 +270,14 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 			names, loose = append(loose, names...), nil
 		}
 		mn := mention{line: at, names: names, version: ver, pinWord: pinWord && !from && !negated && !removed, from: from, not: negated, bound: bound, removed: removed}
+		// "EG v1.8.2 assigns each filter a fixed order": the name and
+		// version are the subject of a verb that tells what that release
+		// does, a fact the decision rests on, not a version it holds
+		// (ADR 0397). A pin word in the sentence still makes it a pin.
+		mn.fact = len(names) > 0 && !described && factVerbs[firstWord(after)]
+		// "quay.io/go-skynet/local-ai:v4.7.1-gpu": a name and its tag
+		// joined by a colon is an image reference (ADR 0397).
+		mn.image = len(names) == 1 && len(loose) == 0 && m[2] >= 2 && plain[m[2]-1] == ':' && isNameByte(plain[m[2]-2]) && imageRef.MatchString(names[0])
 		if len(names) == 1 && len(loose) == 0 {
 			mn.phrase = phrase
 		}
@@ -361,6 +377,37 @@ func attributive(toks []string, j int) bool {
 	return j > 0 && participles[strings.ToLower(cleanToken(toks[j]))] && determiners[strings.ToLower(cleanToken(toks[j-1]))]
 }
 
+// verbAfterSubject reports whether toks[j], a pin verb that is also a
+// plural noun ("pins", "locks"), is the verb of a subject written as a
+// setting, a path or a pronoun: "`defaults.engines.localai` pins
+// `quay.io/go-skynet/local-ai:v4.7.1`", "this ADR pins X at 1.2.3". After
+// a determiner, an adjective or a list marker it stays the noun ("the pins",
+// "exact pins", "- Pins:") (ADR 0397); after a manifest's file name it
+// says what that file holds, which pinbot reads from the file itself.
+func verbAfterSubject(toks []string, j int) bool {
+	if j == 0 || strings.HasSuffix(toks[j], ":") {
+		return false
+	}
+	raw := toks[j-1]
+	if strings.HasSuffix(raw, ":") || strings.HasSuffix(raw, ",") {
+		return false
+	}
+	prev := strings.ToLower(cleanToken(raw))
+	if subjectWords[prev] {
+		return true
+	}
+	if _, manifest := pin.FormatOf(prev); manifest {
+		// "the action's package.json pins X 0.23.0" tells what a file
+		// holds: the repository's own manifests are read themselves.
+		return false
+	}
+	return hasLetter.MatchString(prev) && strings.ContainsAny(prev, "./_") && !strings.Contains(prev, "://")
+}
+
+// subjectWords are the subjects a pin verb's third person follows in
+// records: pronouns and the files that hold versions.
+var subjectWords = map[string]bool{"it": true, "this": true, "which": true, "that": true, "adr": true, "record": true, "decision": true, "chart": true, "image": true, "dockerfile": true, "lockfile": true, "manifest": true, "template": true, "workflow": true, "repository": true, "repo": true, "project": true, "build": true}
+
 // isPinVerb reports whether the lower-cased word says to pin, in any of
 // the records' languages.
 func isPinVerb(t string) bool { return pinVerbs[t] || t != "" && pinWordsIntl.MatchString(t) }
@@ -390,6 +437,38 @@ func cjkSpace(s string) string {
 
 // productWord is a word of a product's name written in prose: letters
 // and digits, starting with a letter ("Electron", "ORM", "Next.js").
+// factVerbs are the verbs, third person present or past, of a sentence
+// that tells what a release does or did ("X 1.2.3 adds", "… fixed",
+// "… assigns"): English only, the language every record of the corpora
+// writing such sentences used.
+var factVerbs = map[string]bool{}
+
+func init() {
+	for _, v := range strings.Fields(`assigns supports supported ships shipped adds added introduces introduced fixes
+		breaks broke exposes exposed returns returned emits emitted changes changed handles handled sorts orders
+		generates generated produces produced rejects rejected accepts accepted ignores ignored includes included
+		contains contained provides provided bundles bundled enables enabled disables disabled implements implemented
+		lacks lacked fails failed crashes crashed leaks leaked works worked runs ran loads loaded reads writes sends
+		allows allowed expects expected validates builds built resolves resolved hardcodes inserts inserted injects
+		injected defaults behaves behaved reports reported caused causes brings brought`) {
+		factVerbs[v] = true
+	}
+}
+
+// firstWord is the first word of s, lower-cased, without Markdown or
+// punctuation around it.
+func firstWord(s string) string {
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return ""
+	}
+	return strings.ToLower(cleanToken(f[0]))
+}
+
+// imageRef is the name part of a container image reference: lower-case
+// path components, an optional registry host.
+var imageRef = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(?::[0-9]+)?(?:/[a-z0-9][a-z0-9._-]*)*$`)
+
 var productWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9.]*$`)
 
 // phraseBefore returns the names of two and three words that end in the

@@ -497,6 +497,9 @@ func (g *grounder) mention(m mention, name string) {
 	case partialVersion(ver):
 		g.reject("", name, ver, m.line, "a partial version: "+ver+" names a release line, not one release, and is never an exact pin; write the full version")
 		return
+	case m.fact && !m.pinWord:
+		g.reject("", name, ver, m.line, whyFact)
+		return
 	case placeholderNames[strings.ToLower(name)] || strings.TrimPrefix(ver, "v") == "1.2.3":
 		g.reject("", name, ver, m.line, "an example of how to write a pin (placeholder name or version 1.2.3)")
 		return
@@ -565,11 +568,48 @@ func (g *grounder) mention(m mention, name string) {
 		g.reject("", name, ver, m.line, "the name is ambiguous: the manifests declare "+strings.Join(names, ", ")+"; write the full name (or front matter pins: with ecosystem)")
 	case m.pinWord && m.eco != "":
 		g.take(m.eco, name, ver, m.line, fmt.Sprintf("the sentence says to pin it; no manifest declares it, the record names %s", m.eco))
+	case m.pinWord && g.describedInRow(m.line, name):
+		g.reject("", name, ver, m.line, "a table row whose cell describes something (\""+g.cellOf(m.line, name)+"\") names no package: "+name+" is one of its words, and no manifest declares it; write the package's name alone in its cell")
 	case m.pinWord:
 		g.take("", name, ver, m.line, byNameWhy)
 	default:
 		g.reject("", name, ver, m.line, "no manifest of the repository declares "+name+" and the sentence does not say to pin it; write its package name as the manifest does, or \"we pin "+name+" to "+ver+"\"")
 	}
+}
+
+// cellOf returns the cell of the decision's table row at line that
+// holds the word name, without its Markdown, or "" when the line is not a
+// table row.
+func (g *grounder) cellOf(line int, name string) string {
+	for _, l := range g.rec.Clues.decision {
+		t := strings.TrimSpace(l.text)
+		if l.line != line || !strings.HasPrefix(t, "|") {
+			continue
+		}
+		for _, c := range strings.Split(strings.Trim(t, "|"), "|") {
+			if wordIn(c, name) {
+				return strings.Join(strings.Fields(strings.NewReplacer("`", " ", "*", " ", "_", " ").Replace(c)), " ")
+			}
+		}
+	}
+	return ""
+}
+
+// describedInRow reports whether name, which no manifest declares, is
+// only a word of a table cell that describes something ("| Backend image
+// tag | pinned `v4.7.1` |"): a package a row pins by name stands alone
+// in its cell, or in code or parentheses there (ADR 0397).
+func (g *grounder) describedInRow(line int, name string) bool {
+	cell := g.cellOf(line, name)
+	if cell == "" || strings.EqualFold(cell, name) {
+		return false
+	}
+	for _, l := range g.rec.Clues.decision {
+		if l.line == line && (strings.Contains(l.text, "`"+name+"`") || strings.Contains(l.text, "("+name+")")) {
+			return false
+		}
+	}
+	return len(strings.Fields(cell)) > 1
 }
 
 // versionAlone settles a version written without a name in a sentence
@@ -665,6 +705,10 @@ func (g *grounder) unread() []Warning {
 const (
 	whyDenied = "the sentence denies it (\"not\", \"instead of\", \"do not pin\"): what the decision does not hold is no pin"
 	whyBound  = "a floor or a ceiling in words (\"at least\", \"or later\", \"up to\"): a range, not an exact version"
+	// whyFact: the name and version are the subject of what that release
+	// does (ADR 0397). Not one of saysNotAPin's: the audit of unread pins
+	// still reads the line, so a pin written only this way fails closed.
+	whyFact = "the sentence tells what this release does (\"X 1.2.3 adds …\", \"… fixed …\"): a fact the decision rests on, not a version it says to hold; write \"we pin X to 1.2.3\" if it is one"
 	// whyRemoved: the sentence takes the package out (ADR 0385).
 	whyRemoved = "the sentence removes it (\"remove\", \"drop\", \"Removed:\"): the version a change takes out is no pin"
 )

@@ -68,6 +68,9 @@ func Parse(path string, data []byte) (Record, []Warning) {
 		m := &p.rec.Clues.mentions[i]
 		if len(m.names) > 0 {
 			m.eco = inferEcosystem(pin.Pin{Package: m.names[0], Version: m.version}, string(data))
+			if m.image {
+				m.eco = pin.Docker
+			}
 		}
 	}
 	for i := range p.rec.Pins {
