@@ -566,16 +566,30 @@ func (g *grounder) mention(m mention, name string) {
 			names = append(names, string(d.Ecosystem)+" "+d.Package)
 		}
 		g.reject("", name, ver, m.line, "the name is ambiguous: the manifests declare "+strings.Join(names, ", ")+"; write the full name (or front matter pins: with ecosystem)")
-	case m.pinWord && m.eco != "":
-		g.take(m.eco, name, ver, m.line, fmt.Sprintf("the sentence says to pin it; no manifest declares it, the record names %s", m.eco))
+	case m.pinWord && kindNouns[strings.ToLower(name)]:
+		// "classic Helm repo, pinned 10.7.0": the word names the kind of
+		// thing pinned, and no manifest declares a package of that name
+		// (ADR 0397).
+		g.reject("", name, ver, m.line, "\""+name+"\" names a kind of thing (a repository, chart, image, tag …), not a package, and no manifest declares a package of that name; write the package's name with the version")
 	case m.pinWord && g.describedInRow(m.line, name):
 		g.reject("", name, ver, m.line, "a table row whose cell describes something (\""+g.cellOf(m.line, name)+"\") names no package: "+name+" is one of its words, and no manifest declares it; write the package's name alone in its cell")
+	case m.pinWord && m.eco != "":
+		g.take(m.eco, name, ver, m.line, fmt.Sprintf("the sentence says to pin it; no manifest declares it, the record names %s", m.eco))
 	case m.pinWord:
 		g.take("", name, ver, m.line, byNameWhy)
 	default:
 		g.reject("", name, ver, m.line, "no manifest of the repository declares "+name+" and the sentence does not say to pin it; write its package name as the manifest does, or \"we pin "+name+" to "+ver+"\"")
 	}
 }
+
+// kindNouns are the words for a kind of thing a version belongs to,
+// which records write where a package's name would stand ("the Helm repo,
+// pinned 10.7.0", "Backend image tag | pinned v4.7.1"). Only a pin no
+// manifest grounds is refused for them: a manifest that declares a
+// package of that very name still confirms it.
+var kindNouns = map[string]bool{"repo": true, "repository": true, "chart": true, "image": true, "tag": true, "version": true, "release": true,
+	"registry": true, "module": true, "package": true, "provider": true, "plugin": true, "library": true, "dependency": true, "crate": true,
+	"gem": true, "container": true, "tool": true, "binary": true, "cli": true, "sdk": true, "api": true, "digest": true, "branch": true, "commit": true}
 
 // cellOf returns the cell of the decision's table row at line that
 // holds the word name, without its Markdown, or "" when the line is not a

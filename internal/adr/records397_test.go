@@ -8,12 +8,14 @@ import (
 // TestDescriptionsFactsAndImageReferences (ADR 0397): a table row whose
 // first cell describes something ("Backend image tag") names no package
 // pinbot may enforce by name; a setting's third person "pins" is a pin
-// verb ("`defaults.engines.localai` pins …"), a manifest's is not; a name
+// verb ("`defaults.engines.localai` pins …"), a manifest's is not; a word
+// for a kind of thing ("Helm repo, pinned …") is no package; a name
 // joined to its tag by a colon is a container image; and a name and
 // version that are the subject of what the release does ("EG v1.8.2
 // assigns …", "httpx 0.27.2 resolved …") is a fact, not a pin, which the
 // audit of unread pins still reads. "description cells in a table",
-// "setting pins an image", "fact, past tense" and the audit fail on 17b63b3.
+// "setting pins an image", "a word for a kind of thing", "fact, past tense"
+// and the audit fail on 17b63b3.
 func TestDescriptionsFactsAndImageReferences(t *testing.T) {
 	repo := fstest.MapFS{
 		"charts/apps/values.yaml": {Data: []byte("gateway:\n  chart: gateway-helm\n  repoURL: docker.io/envoyproxy\n  targetRevision: v1.8.2\n")},
@@ -29,6 +31,7 @@ func TestDescriptionsFactsAndImageReferences(t *testing.T) {
 		{"a manifest of another project pins", head + "The drift claim is read at source: the action's `package.json` pins `markdownlint-cli2` 0.23.0.\n", nil},
 		{"the pins, a noun", head + "The pins `markdownlint-cli2` 0.23.0 and others were read at source.\n", nil},
 		{"image reference without a pin word", head + "We run `ghcr.io/acme/worker:1.4.2` beside it.\n", nil},
+		{"a word for a kind of thing", head + "We deploy the upstream `oauth2-proxy` chart (classic Helm repo, pinned `10.7.0`).\n", nil},
 		{"fact about a release", head + "EG v1.8.2 assigns each filter type a fixed order.\n", nil},
 		{"fact, past tense", head + "httpx 0.27.2 resolved the proxy regression we hit.\n", nil},
 		// Still pins: a pin word, or a sentence that is not about what the release does.
