@@ -435,24 +435,25 @@ func cjkSpace(s string) string {
 	return cjkRight.ReplaceAllString(cjkLeft.ReplaceAllString(s, "$1 $2"), "$1 $2")
 }
 
-// productWord is a word of a product's name written in prose: letters
-// and digits, starting with a letter ("Electron", "ORM", "Next.js").
 // factVerbs are the verbs, third person present or past, of a sentence
-// that tells what a release does or did ("X 1.2.3 adds", "… fixed",
+// that tells what a release does or did ("X 1.2.3 adds", "… resolved",
 // "… assigns"): English only, the language every record of the corpora
 // writing such sentences used.
-var factVerbs = map[string]bool{}
-
-func init() {
-	for _, v := range strings.Fields(`assigns supports supported ships shipped adds added introduces introduced fixes
+var factVerbs = wordSet(`assigns supports supported ships shipped adds added introduces introduced fixes
 		breaks broke exposes exposed returns returned emits emitted changes changed handles handled sorts orders
 		generates generated produces produced rejects rejected accepts accepted ignores ignored includes included
 		contains contained provides provided bundles bundled enables enabled disables disabled implements implemented
 		lacks lacked fails failed crashes crashed leaks leaked works worked runs ran loads loaded reads writes sends
 		allows allowed expects expected validates builds built resolves resolved hardcodes inserts inserted injects
-		injected defaults behaves behaved reports reported caused causes brings brought`) {
-		factVerbs[v] = true
+		injected defaults behaves behaved reports reported caused causes brings brought`)
+
+// wordSet is the set of the words of s.
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
 	}
+	return m
 }
 
 // firstWord is the first word of s, lower-cased, without Markdown or
@@ -469,6 +470,8 @@ func firstWord(s string) string {
 // path components, an optional registry host.
 var imageRef = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*(?::[0-9]+)?(?:/[a-z0-9][a-z0-9._-]*)*$`)
 
+// productWord is a word of a product's name written in prose: letters
+// and digits, starting with a letter ("Electron", "ORM", "Next.js").
 var productWord = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9.]*$`)
 
 // phraseBefore returns the names of two and three words that end in the

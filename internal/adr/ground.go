@@ -722,7 +722,7 @@ const (
 	// whyFact: the name and version are the subject of what that release
 	// does (ADR 0397). Not one of saysNotAPin's: the audit of unread pins
 	// still reads the line, so a pin written only this way fails closed.
-	whyFact = "the sentence tells what this release does (\"X 1.2.3 adds …\", \"… fixed …\"): a fact the decision rests on, not a version it says to hold; write \"we pin X to 1.2.3\" if it is one"
+	whyFact = "the sentence tells what this release does (\"X 1.2.3 adds …\", \"… resolved …\"): a fact the decision rests on, not a version it says to hold; write \"we pin X to 1.2.3\" if it is one"
 	// whyRemoved: the sentence takes the package out (ADR 0385).
 	whyRemoved = "the sentence removes it (\"remove\", \"drop\", \"Removed:\"): the version a change takes out is no pin"
 )
