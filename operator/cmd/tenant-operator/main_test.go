@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"flag"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -99,5 +100,26 @@ func TestGCPercent(t *testing.T) {
 	}
 	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("GC percent after gcPercent with GOGC set = %d, want it untouched (100)", got)
+	}
+}
+
+// TestMaxProcs: without GOMAXPROCS the operator runs on DefaultGOMAXPROCS
+// processors; GOMAXPROCS in the environment wins and is left to the
+// runtime (ADR 0398).
+func TestMaxProcs(t *testing.T) {
+	prev := runtime.GOMAXPROCS(2)
+	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
+	if got := maxProcs(func(string) string { return "" }); got != "1" {
+		t.Errorf("maxProcs without GOMAXPROCS = %q, want 1", got)
+	}
+	if got := runtime.GOMAXPROCS(0); got != DefaultGOMAXPROCS {
+		t.Errorf("GOMAXPROCS after maxProcs without it set = %d, want %d", got, DefaultGOMAXPROCS)
+	}
+	runtime.GOMAXPROCS(2)
+	if got := maxProcs(func(k string) string { return map[string]string{"GOMAXPROCS": "2"}[k] }); got != "2" {
+		t.Errorf("maxProcs with GOMAXPROCS=2 = %q, want 2", got)
+	}
+	if got := runtime.GOMAXPROCS(0); got != 2 {
+		t.Errorf("GOMAXPROCS after maxProcs with it set = %d, want it untouched (2)", got)
 	}
 }
