@@ -114,11 +114,17 @@ const DefaultGOGC = 25
 // gcPercent sets DefaultGOGC unless GOGC is set, and returns the target in
 // force ("off" or a percentage).
 func gcPercent(getenv func(string) string) string {
-	if v := getenv("GOGC"); v != "" {
+	return runtimeDefault(getenv, "GOGC", DefaultGOGC, debug.SetGCPercent)
+}
+
+// runtimeDefault returns the runtime setting the environment variable
+// name gives, left to the runtime, or sets def through set and returns it.
+func runtimeDefault(getenv func(string) string, name string, def int, set func(int) int) string {
+	if v := getenv(name); v != "" {
 		return v
 	}
-	debug.SetGCPercent(DefaultGOGC)
-	return fmt.Sprint(DefaultGOGC)
+	set(def)
+	return fmt.Sprint(def)
 }
 
 // DefaultGOMAXPROCS is how many threads run the operator's Go code at once
@@ -131,11 +137,7 @@ const DefaultGOMAXPROCS = 1
 // maxProcs sets DefaultGOMAXPROCS unless GOMAXPROCS is set, and returns
 // the value in force.
 func maxProcs(getenv func(string) string) string {
-	if v := getenv("GOMAXPROCS"); v != "" {
-		return v
-	}
-	goruntime.GOMAXPROCS(DefaultGOMAXPROCS)
-	return fmt.Sprint(DefaultGOMAXPROCS)
+	return runtimeDefault(getenv, "GOMAXPROCS", DefaultGOMAXPROCS, goruntime.GOMAXPROCS)
 }
 
 // uncompressed serves /metrics without gzip or zstd (ADR 0278): each

@@ -5,7 +5,8 @@ import (
 	"context"
 	"errors"
 	"flag"
-	"runtime"
+	"fmt"
+	goruntime "runtime"
 	"runtime/debug"
 	"strings"
 	"testing"
@@ -84,42 +85,36 @@ func TestHelpListsTheFlags(t *testing.T) {
 	}
 }
 
-// TestGCPercent: without GOGC the operator collects at DefaultGOGC; GOGC
-// in the environment wins and is left to the runtime (ADR 0279).
-func TestGCPercent(t *testing.T) {
-	prev := debug.SetGCPercent(100)
-	t.Cleanup(func() { debug.SetGCPercent(prev) })
-	if got := gcPercent(func(string) string { return "" }); got != "25" {
-		t.Errorf("gcPercent without GOGC = %q, want 25", got)
-	}
-	if got := debug.SetGCPercent(100); got != DefaultGOGC {
-		t.Errorf("GC percent after gcPercent without GOGC = %d, want %d", got, DefaultGOGC)
-	}
-	if got := gcPercent(func(k string) string { return map[string]string{"GOGC": "200"}[k] }); got != "200" {
-		t.Errorf("gcPercent with GOGC=200 = %q, want 200", got)
-	}
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("GC percent after gcPercent with GOGC set = %d, want it untouched (100)", got)
-	}
-}
-
-// TestMaxProcs: without GOMAXPROCS the operator runs on DefaultGOMAXPROCS
-// processors; GOMAXPROCS in the environment wins and is left to the
-// runtime (ADR 0398).
-func TestMaxProcs(t *testing.T) {
-	prev := runtime.GOMAXPROCS(2)
-	t.Cleanup(func() { runtime.GOMAXPROCS(prev) })
-	if got := maxProcs(func(string) string { return "" }); got != "1" {
-		t.Errorf("maxProcs without GOMAXPROCS = %q, want 1", got)
-	}
-	if got := runtime.GOMAXPROCS(0); got != DefaultGOMAXPROCS {
-		t.Errorf("GOMAXPROCS after maxProcs without it set = %d, want %d", got, DefaultGOMAXPROCS)
-	}
-	runtime.GOMAXPROCS(2)
-	if got := maxProcs(func(k string) string { return map[string]string{"GOMAXPROCS": "2"}[k] }); got != "2" {
-		t.Errorf("maxProcs with GOMAXPROCS=2 = %q, want 2", got)
-	}
-	if got := runtime.GOMAXPROCS(0); got != 2 {
-		t.Errorf("GOMAXPROCS after maxProcs with it set = %d, want it untouched (2)", got)
+// TestRuntimeDefaults: without GOGC the operator collects at DefaultGOGC
+// (ADR 0279) and without GOMAXPROCS it runs on DefaultGOMAXPROCS
+// processors (ADR 0398); either set in the environment wins and is left to
+// the runtime.
+func TestRuntimeDefaults(t *testing.T) {
+	for _, tt := range []struct {
+		env      string
+		call     func(func(string) string) string
+		set      func(int) int // sets the runtime's value, returns the one before
+		def, was int
+		given    string
+	}{
+		{"GOGC", gcPercent, debug.SetGCPercent, DefaultGOGC, 100, "200"},
+		{"GOMAXPROCS", maxProcs, goruntime.GOMAXPROCS, DefaultGOMAXPROCS, 2, "2"},
+	} {
+		t.Run(tt.env, func(t *testing.T) {
+			prev := tt.set(tt.was)
+			t.Cleanup(func() { tt.set(prev) })
+			if got := tt.call(func(string) string { return "" }); got != fmt.Sprint(tt.def) {
+				t.Errorf("without %s: %q, want %d", tt.env, got, tt.def)
+			}
+			if got := tt.set(tt.was); got != tt.def {
+				t.Errorf("runtime value after the default = %d, want %d", got, tt.def)
+			}
+			if got := tt.call(func(k string) string { return map[string]string{tt.env: tt.given}[k] }); got != tt.given {
+				t.Errorf("with %s=%s: %q, want %s", tt.env, tt.given, got, tt.given)
+			}
+			if got := tt.set(tt.was); got != tt.was {
+				t.Errorf("runtime value with %s set = %d, want it untouched (%d)", tt.env, got, tt.was)
+			}
+		})
 	}
 }
