@@ -66,11 +66,13 @@ func Parse(path string, data []byte) (Record, []Warning) {
 	p.rec.Enforced = class == statusEnforced
 	for i := range p.rec.Clues.mentions {
 		m := &p.rec.Clues.mentions[i]
-		if len(m.names) > 0 {
+		switch {
+		case m.image:
+			// "ghcr.io/org/app:1.2.3" is an image whatever else the
+			// record talks about (ADR 0397).
+			m.eco = pin.Docker
+		case len(m.names) > 0:
 			m.eco = inferEcosystem(pin.Pin{Package: m.names[0], Version: m.version}, string(data))
-			if m.image {
-				m.eco = pin.Docker
-			}
 		}
 	}
 	for i := range p.rec.Pins {
