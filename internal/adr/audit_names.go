@@ -104,7 +104,7 @@ func (x declIndex) namedWith(line string, d pin.Declaration) bool {
 			if len(a) > len(b) {
 				a, b = b, a
 			}
-			if k == key && len(k) >= 3 || len(a) >= 4 && strings.HasPrefix(b, a) {
+			if k == key && len(k) >= 3 || len(a) >= 4 && strings.HasPrefix(b, a) || productOfID(strings.Join(phrase, " "), full) {
 				return true
 			}
 		}

@@ -93,8 +93,11 @@ var (
 		// mengunci, menyematkan; 固定, 锁定, 고정.
 		pinWordsIntl.String())
 	pinWordsIntl = regexp.MustCompile(`(?i)(?:^|[^\p{L}\p{N}])(?:[ée]pingl\p{L}*|fig(?:er|[ée]e?s?|eons)|verrouill\p{L}*|(?:ge)?pinn(?:en|t|e|te|ten)|fixier\p{L}*|festgeschrieben|einfrier\p{L}*|eingefroren|fij(?:ar|ad[oa]s?|amos)|fix(?:ar|ad[oa]s?|amos)|congel\p{L}*|trav(?:ar|ad[oa]s?)|pinn?a(?:re|t[oaie])|fiss(?:are|at[oaie]|iamo)|blocc(?:are|at[oaie]|hiamo)|vastgezet|vastzetten|vastpinnen|bevroren|(?:di|meng)kunci|(?:di|meny)ematkan)(?:$|[^\p{L}\p{N}])|固定|锁定|鎖定|고정|ピン留め|ピン止め`)
-	nameLike     = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
-	hasLetter    = regexp.MustCompile(`[A-Za-z]`)
+	// pipExtras is a Python package with its extras, the closing bracket
+	// perhaps stripped with the Markdown around the word.
+	pipExtras = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9._-]*)\[[A-Za-z0-9._, -]+\]?$`)
+	nameLike  = regexp.MustCompile(`^@?[A-Za-z0-9][A-Za-z0-9._/@:+-]*$`)
+	hasLetter = regexp.MustCompile(`[A-Za-z]`)
 )
 
 // fillers are the words between a name and its version ("X is pinned to",
@@ -125,6 +128,25 @@ var notNames = map[string]bool{"we": true, "i": true, "you": true, "it": true, "
 
 // andWords join the names of one version: "Pin A and B to 8.5.10".
 var andWords = map[string]bool{"and": true, "&": true, "+": true, "plus": true, "och": true, "og": true, "и": true, "및": true, "와": true, "과": true, "と": true, "和": true, "及": true, "or": true, "und": true, "et": true, "y": true, "e": true, "en": true, "dan": true, "và": true}
+
+// kindBetweenWords are the words for the kind of thing pinned that stand
+// between the names and their version: "Pin the `foo` package to 1.2.3",
+// "`common-web`, `common-auth` 의존성을 `0.1.0`으로 고정한다", "A と B の
+// ライブラリを 1.2.3 に固定" (Korean and Japanese put the object, with
+// its particle, before the version). Skipped looking back from the
+// version only when a name stands right before them (ADR 0399).
+var kindBetweenWords = map[string]bool{"package": true, "packages": true, "dependency": true, "dependencies": true, "library": true, "libraries": true,
+	"module": true, "modules": true, "crate": true, "crates": true, "gem": true, "gems": true, "plugin": true, "plugins": true}
+
+var cjkKind = regexp.MustCompile(`^(?:의존성|종속성|라이브러리|패키지|모듈|버전|依存関係|依存|ライブラリ|パッケージ|モジュール|バージョン)(?:을|를|은|는|이|가|의|を|は|が|の)?$`)
+
+func kindBetween(t string) bool { return kindBetweenWords[t] || cjkKind.MatchString(t) }
+
+// nameBefore reports whether raw, the word before a kind word, is a name.
+func nameBefore(raw string) bool {
+	_, ok := nameAt(raw)
+	return ok && !kindBetween(strings.ToLower(cleanToken(raw)))
+}
 
 // cleanToken strips the Markdown and punctuation around a word.
 func cleanToken(s string) string {
@@ -183,7 +205,7 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		pinWord := false
 		for ; i >= 0; i-- {
 			t := strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))
-			if t == "" || fillers[t] || from && fromTokens[t] || cjkPin.MatchString(t) || bound && boundWords[t] {
+			if t == "" || fillers[t] || from && fromTokens[t] || cjkPin.MatchString(t) || bound && boundWords[t] || kindBetween(t) && i > 0 && nameBefore(toks[i-1]) {
 				if t == "to" || t == "at" {
 					sawToAt = true
 				}
@@ -196,6 +218,10 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 			// "Pin exactly: version = 0.9.8": a version alone.
 			pinWord = true
 		}
+		// "A, B 의존성을 0.1.0으로 고정": the particle after the version is
+		// the "to" of "Pin A and B to 0.1.0", so every name before it is
+		// pinned (ADR 0399).
+		sawToAt = sawToAt || cjkPinAfter.MatchString(after)
 		var loose []string // names joined to the one before without "to"/"at"
 		var phrase []string
 		if i >= 0 {
@@ -211,6 +237,11 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 				for i >= 0 {
 					raw := toks[i]
 					if andWords[strings.ToLower(cleanToken(raw))] && i > 0 {
+						raw = toks[i-1]
+						i--
+					} else if (raw == "," || raw == "、" || raw == "，") && i > 0 {
+						// "`A`, `B`": the comma stands alone once the
+						// code spans' backticks are spaces (ADR 0399).
 						raw = toks[i-1]
 						i--
 					} else if !strings.HasSuffix(strings.TrimRight(raw, "`*_\"'"), ",") {
@@ -508,6 +539,11 @@ func toAfter(between string) bool {
 // not one.
 func nameAt(raw string) (string, bool) {
 	t := cleanToken(strings.TrimRight(cleanToken(raw), ":=@"))
+	if m := pipExtras.FindStringSubmatch(t); m != nil {
+		// "uvicorn[standard]==0.32.1": a Python package with its extras
+		// is that package (ADR 0399).
+		t = m[1]
+	}
 	if t == "" || notNames[strings.ToLower(t)] || isPinVerb(strings.ToLower(t)) || !nameLike.MatchString(t) || !hasLetter.MatchString(t) || mentionVer.MatchString(" "+t+" ") {
 		return "", false
 	}

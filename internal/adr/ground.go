@@ -173,6 +173,11 @@ func (x declIndex) aliasOf(name, version string) (hits []pin.Declaration, scoped
 		case k == n || len(short) >= 4 && strings.HasPrefix(long, short):
 			hits = append(hits, d)
 			scoped = false
+		case productOfID(name, full):
+			// "Spring Boot 3.4.5" is the Gradle plugin
+			// org.springframework.boot (ADR 0399).
+			hits = append(hits, d)
+			scoped = false
 		}
 	}
 	hits = packages(hits)
@@ -187,6 +192,33 @@ func (x declIndex) aliasOf(name, version string) (hits []pin.Declaration, scoped
 		}
 	}
 	return hits, scoped && len(hits) > 0
+}
+
+// productOfID reports whether a product's name of two or more words names
+// the dotted ID id (a Gradle plugin's, a NuGet package's): its words
+// begin the ID's last segments, in order, one word each, and the last
+// word is the last segment whole ("Spring Boot" is
+// org.springframework.boot, "Dependency Management"
+// io.spring.dependency-management, "Kotlin JVM" org.jetbrains.kotlin.jvm).
+// One word is never enough: "Boot" alone, or "Plugin", would name any ID
+// ending so (ADR 0399).
+func productOfID(name, id string) bool {
+	words := strings.Fields(strings.ToLower(name))
+	if len(words) < 2 || strings.ContainsAny(id, ":/@") || !strings.Contains(id, ".") {
+		return false
+	}
+	segs := strings.FieldsFunc(id, func(r rune) bool { return r == '.' || r == '-' || r == '_' })
+	if len(segs) < len(words)+1 {
+		return false // the words must leave the ID its owner's part
+	}
+	segs = segs[len(segs)-len(words):]
+	for i, w := range words {
+		w = aliasKey(w)
+		if w == "" || !strings.HasPrefix(segs[i], w) || i == len(words)-1 && segs[i] != w {
+			return false
+		}
+	}
+	return true
 }
 
 // dottedID reports whether name is written as a dotted package ID
@@ -260,9 +292,18 @@ func exactAt(ds []pin.Declaration, version string) []pin.Declaration {
 	}
 	return slices.DeleteFunc(out, func(d pin.Declaration) bool {
 		return slices.ContainsFunc(ds, func(o pin.Declaration) bool {
-			return o.Ecosystem == d.Ecosystem && o.Package == d.Package && !isLock(o.Manifest) && !sameVersion(o.Exact, version)
+			return o.Ecosystem == d.Ecosystem && o.Package == d.Package && !isLock(o.Manifest) && !sameVersion(o.Exact, version) && !unconstrainedBeside(o, d)
 		})
 	})
+}
+
+// unconstrainedBeside reports whether o declares its package with no
+// version at all in the manifest that pins it exactly as d: pyproject.toml's
+// `fastapi==0.115.6` in [project] dependencies and a bare `fastapi` in
+// a dev extra are one resolution, which the exact one settles. A bare
+// name in another manifest, or a range anywhere, still disagrees (ADR 0399).
+func unconstrainedBeside(o, d pin.Declaration) bool {
+	return o.Manifest == d.Manifest && strings.TrimSpace(o.Value) == "" && d.Exact != ""
 }
 
 // isLock reports whether a manifest is a lock file: what it pins is what
@@ -303,6 +344,19 @@ func (g *grounder) reject(eco pin.Ecosystem, name, ver string, line int, why str
 // and the sentence does not say to pin it.
 func notExactWhy(d pin.Declaration, name, ver string) string {
 	return fmt.Sprintf("%s declares %s at %q, not exactly %s, and the sentence does not say to pin it; to pin it, write \"we pin %s to %s\" or pin it in the manifest", d.Manifest, d.Package, d.Value, ver, name, ver)
+}
+
+// disagreeWhy is why a candidate was not taken when one manifest pins its
+// package exactly at ver and another declares it otherwise: the
+// repository holds no one version to confirm (ADR 0315), and the message
+// names the one that disagrees, not the one that agrees (ADR 0399).
+func disagreeWhy(ds []pin.Declaration, name, ver string) string {
+	for _, o := range ds {
+		if !isLock(o.Manifest) && !sameVersion(o.Exact, ver) {
+			return fmt.Sprintf("the manifests disagree on %s: %s declares it at %q, not exactly %s, while another pins %s; the sentence does not say to pin it; to pin it, write \"we pin %s to %s\"", o.Package, o.Manifest, o.Value, ver, ver, name, ver)
+		}
+	}
+	return notExactWhy(ds[0], name, ver)
 }
 
 // declarationsOf returns every declaration of d's package in d's ecosystem.
@@ -559,6 +613,10 @@ func (g *grounder) mention(m mention, name string) {
 		g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("the sentence says to pin it; %s declares %s %s (%s)", d.Manifest, d.Ecosystem, d.Package, d.Value))
 	case len(pkgs) == 1:
 		d := pkgs[0]
+		if ds := g.idx.declarationsOf(d); slices.ContainsFunc(ds, func(o pin.Declaration) bool { return !isLock(o.Manifest) && sameVersion(o.Exact, ver) }) {
+			g.reject(d.Ecosystem, name, ver, m.line, disagreeWhy(ds, name, ver))
+			break
+		}
 		g.reject(d.Ecosystem, name, ver, m.line, notExactWhy(d, name, ver))
 	case len(pkgs) > 1:
 		var names []string
@@ -807,9 +865,10 @@ func Declared(fsys fs.FS) []pin.Declaration {
 		if err == nil {
 			out = append(out, ds...)
 		}
-		if groundingFile(p) {
+		if groundingFile(p) || gradleScript(p) {
 			// A values file is a manifest of images too; its Argo CD chart
-			// sources ground names only (ADR 0362).
+			// sources ground names only (ADR 0362); so do a build script's
+			// string dependencies, beside its plugins block (ADR 0399).
 			out = append(out, groundingOnly(p, data)...)
 		}
 		return nil

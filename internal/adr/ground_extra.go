@@ -51,8 +51,42 @@ func groundingOnly(p string, data []byte) []pin.Declaration {
 	switch {
 	case (strings.HasSuffix(b, ".yaml") || strings.HasSuffix(b, ".yml")) && strings.Contains(string(data), "targetRevision"):
 		return argoSources(p, string(data))
+	case gradleScript(p):
+		return scriptCoordinates(p, string(data))
 	}
 	return nil
+}
+
+// gradleScript reports whether p is a Gradle build script.
+func gradleScript(p string) bool {
+	b := strings.ToLower(path.Base(p))
+	return strings.HasSuffix(b, ".gradle") || strings.HasSuffix(b, ".gradle.kts")
+}
+
+// scriptDep is a dependency a build script declares as one string
+// literal: implementation 'g:a:1.2.3', api("g:a:1.2.3"), platform("g:a:1.2.3").
+// A version built from a variable ("$v", "${v}") is not read.
+var scriptDep = regexp.MustCompile(`^\s*(?:implementation|api|compileOnly|runtimeOnly|testImplementation|testRuntimeOnly|testCompileOnly|annotationProcessor|kapt|ksp|classpath|developmentOnly|androidTestImplementation|debugImplementation|releaseImplementation|compile|testCompile)\s*\(?\s*(?:(?:platform|enforcedPlatform)\s*\(\s*)?["']([A-Za-z0-9_.-]+):([A-Za-z0-9_.-]+):([A-Za-z0-9_.+\[\]!-]+)["']`)
+
+// scriptCoordinates returns the dependencies a Gradle build script
+// declares as string literals at an exact version. internal/pin reads
+// only a script's plugins block and refuses the rest, so a change to these
+// lines fails closed; here they only say which package a name in a record
+// is and at which version the repository holds it (ADR 0399).
+func scriptCoordinates(p, text string) []pin.Declaration {
+	var out []pin.Declaration
+	for i, ln := range strings.Split(text, "\n") {
+		m := scriptDep.FindStringSubmatch(ln)
+		if m == nil {
+			continue
+		}
+		ex := pin.ExactVersion(pin.Gradle, m[3])
+		if ex == "" {
+			continue
+		}
+		out = append(out, pin.Declaration{Ecosystem: pin.Gradle, Package: pin.NormalizeName(pin.Gradle, m[1]+":"+m[2]), Manifest: p, Value: m[3], Exact: ex, Line: i + 1})
+	}
+	return out
 }
 
 // argoSources returns the Helm charts Argo CD Application sources hold at

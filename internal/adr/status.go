@@ -37,7 +37,7 @@ var StatusClasses = []StatusClass{Accepted, Proposed, Superseded, Deprecated, Re
 // uv") count only at the start too.
 var StatusVocabulary = map[string]map[StatusClass][]string{
 	"en": {
-		Accepted:   {"accepted", "approved", "adopted", "implemented", "active", "decided", "agreed", "done", "completed", "in force", "supersedes"},
+		Accepted:   {"accepted", "approved", "adopted", "implemented", "active", "decided", "agreed", "done", "completed", "in force", "supersedes", "finalized", "finalised", "^final"},
 		Proposed:   {"proposed", "proposal", "under review", "in review"},
 		Superseded: {"superseded", "superceded", "superseeded", "replaced by", "^replaced"},
 		Deprecated: {"deprecated", "^obsolete", "^retired", "^withdrawn"},
@@ -45,7 +45,7 @@ var StatusVocabulary = map[string]map[StatusClass][]string{
 		Draft:      {"draft", "wip", "work in progress"},
 	},
 	"de": {
-		Accepted:   {"akzeptiert", "angenommen", "beschlossen", "genehmigt", "entschieden", "umgesetzt", "gültig"},
+		Accepted:   {"akzeptiert", "angenommen", "beschlossen", "genehmigt", "entschieden", "umgesetzt", "gültig", "finalisiert", "verabschiedet"},
 		Proposed:   {"vorgeschlagen", "vorschlag", "in prüfung"},
 		Superseded: {"ersetzt durch", "abgelöst", "^ersetzt", "überholt"},
 		Deprecated: {"veraltet", "zurückgezogen", "ausgemustert"},
@@ -53,7 +53,7 @@ var StatusVocabulary = map[string]map[StatusClass][]string{
 		Draft:      {"entwurf", "in arbeit"},
 	},
 	"fr": {
-		Accepted:   {"accepté", "acceptée", "approuvé", "approuvée", "adopté", "adoptée", "validé", "validée", "décidé", "décidée", "en vigueur"},
+		Accepted:   {"accepté", "acceptée", "approuvé", "approuvée", "adopté", "adoptée", "validé", "validée", "décidé", "décidée", "en vigueur", "finalisé", "finalisée"},
 		Proposed:   {"proposé", "proposée", "proposition", "en revue"},
 		Superseded: {"remplacé par", "remplacée", "^remplacé", "supplanté", "supplantée"},
 		Deprecated: {"^obsolète", "déprécié", "dépréciée", "abandonné", "abandonnée", "^retiré", "retirée"},
@@ -61,7 +61,7 @@ var StatusVocabulary = map[string]map[StatusClass][]string{
 		Draft:      {"brouillon", "ébauche"},
 	},
 	"es": {
-		Accepted:   {"aceptado", "aceptada", "aprobado", "aprobada", "adoptado", "adoptada", "vigente", "implementado", "implementada"},
+		Accepted:   {"aceptado", "aceptada", "aprobado", "aprobada", "adoptado", "adoptada", "vigente", "implementado", "implementada", "finalizado", "finalizada"},
 		Proposed:   {"propuesto", "propuesta", "en revisión"},
 		Superseded: {"reemplazado", "reemplazada", "sustituido", "sustituida", "reemplazado por", "sustituido por"},
 		Deprecated: {"obsoleto", "obsoleta", "deprecado", "deprecada", "en desuso", "retirado", "retirada"},
@@ -69,7 +69,7 @@ var StatusVocabulary = map[string]map[StatusClass][]string{
 		Draft:      {"borrador"},
 	},
 	"pt": {
-		Accepted:   {"aceito", "aceita", "aceite", "aprovado", "aprovada", "adotado", "adotada", "vigente", "implementado", "implementada"},
+		Accepted:   {"aceito", "aceita", "aceite", "aprovado", "aprovada", "adotado", "adotada", "vigente", "implementado", "implementada", "finalizado", "finalizada"},
 		Proposed:   {"proposto", "proposta", "em revisão", "em análise"},
 		Superseded: {"substituído", "substituída", "substituído por", "substituída por"},
 		Deprecated: {"obsoleto", "obsoleta", "depreciado", "depreciada", "descontinuado", "descontinuada"},
