@@ -1,6 +1,7 @@
 package adr
 
 import (
+	"regexp"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin"
@@ -52,14 +53,14 @@ func trimWord(w string) string { return strings.TrimRight(w, ":;.!?") }
 // phrase that is another declared package's own name names that one,
 // not d.
 func (x declIndex) namedWith(line string, d pin.Declaration) bool {
-	if d.Exact == "" || partialVersion(d.Exact) {
+	if d.Exact == "" || partialVersion(d.Exact) && !datedTag(d.Exact) {
 		return false
 	}
 	words := auditWords(line)
 	ver := auditVersion(d)
 	has := false
 	for _, w := range words {
-		if strings.TrimLeft(w, "vV") == ver {
+		if strings.EqualFold(strings.TrimLeft(w, "vV"), ver) {
 			has = true
 			break
 		}
@@ -70,7 +71,7 @@ func (x declIndex) namedWith(line string, d pin.Declaration) bool {
 	full, short := strings.ToLower(d.Package), shortName(d.Package)
 	key := aliasKey(short)
 	for i, w := range words {
-		if w == "" || strings.TrimLeft(w, "vV") == ver {
+		if w == "" || strings.EqualFold(strings.TrimLeft(w, "vV"), ver) {
 			continue
 		}
 		if w == full || w == short {
@@ -83,7 +84,7 @@ func (x declIndex) namedWith(line string, d pin.Declaration) bool {
 		}
 		var phrase []string
 		for j := i; j < len(words) && j < i+3; j++ {
-			if strings.TrimLeft(words[j], "vV") == ver || exactVer.MatchString(words[j]) {
+			if strings.EqualFold(strings.TrimLeft(words[j], "vV"), ver) || exactVer.MatchString(words[j]) {
 				break
 			}
 			if strings.ContainsAny(words[j], "-_/@:") || dottedID(words[j]) {
@@ -132,7 +133,7 @@ func titled(title, line string, d pin.Declaration) bool {
 	}
 	ver := auditVersion(d)
 	for _, w := range auditWords(line) {
-		if strings.TrimLeft(w, "vV") == ver {
+		if strings.EqualFold(strings.TrimLeft(w, "vV"), ver) {
 			return true
 		}
 	}
@@ -142,6 +143,15 @@ func titled(title, line string, d pin.Declaration) bool {
 // auditVersion is the version a record writes for d: its exact version
 // without a leading v or =, and without the digest an image reference
 // pins along with its tag ("4.2.0@sha256:…" is written 4.2.0).
+// datedTag reports whether a container image's tag names one build by
+// its date glued to a word ("RELEASE.2024-08-29T01-40-52Z",
+// "bookworm-20240812"): not a version line, though it has fewer than
+// three numbers before its first dash. The audit of unread pins reads
+// such a tag where a decision writes it (ADR 0399).
+func datedTag(v string) bool { return datedTagRe.MatchString(v) }
+
+var datedTagRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*[.-](?:19|20)[0-9]{2}-?[01][0-9]-?[0-3][0-9](?:T[0-9:-]+Z?)?$`)
+
 func auditVersion(d pin.Declaration) string {
 	v, _, _ := strings.Cut(d.Exact, "@")
 	return strings.TrimLeft(v, "vV=")

@@ -746,7 +746,7 @@ func (g *grounder) unread() []Warning {
 	out := slices.Clone(g.ambiguous)
 	seen := map[string]bool{}
 	for _, d := range g.idx.all {
-		if isLock(d.Manifest) || d.Exact == "" || partialVersion(d.Exact) || seen[string(d.Ecosystem)+d.Package] {
+		if isLock(d.Manifest) || d.Exact == "" || partialVersion(d.Exact) && !datedTag(d.Exact) || seen[string(d.Ecosystem)+d.Package] {
 			continue
 		}
 		if g.hasPin(d.Package, d.Exact) || slices.ContainsFunc(g.rec.Pins, func(p pin.Pin) bool { return p.Ecosystem == d.Ecosystem && p.Package == d.Package }) {

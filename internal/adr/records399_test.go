@@ -57,6 +57,18 @@ func TestProductIDsKindWordsAndOneResolution(t *testing.T) {
 		t.Errorf("warnings %+v, want one unread pin at line 9", ws)
 	}
 
+	// An image's dated tag (no x.y.z) that the decision writes beside the
+	// image's name is read by the audit: the record fails closed, not
+	// silently (it passed silently on f0798ce).
+	dated := fstest.MapFS{"compose.yaml": {Data: []byte("services:\n  s3:\n    image: minio/minio:RELEASE.2025-01-20T14-49-07Z\n")}}
+	rec, ws = Parse("docs/adr/0009-x.md", []byte(head+"| Object storage | **MinIO** | server `RELEASE.2025-01-20T14-49-07Z` |\n"))
+	if _, ws = Ground([]Record{rec}, ws, Declared(dated)); len(ws) != 1 || !ws[0].Unreadable || ws[0].Line != 9 {
+		t.Errorf("warnings %+v, want one unread pin at line 9", ws)
+	}
+	if !datedTag("bookworm-20240812") || datedTag("16.4-bookworm") || datedTag("2024-08-29") {
+		t.Errorf("datedTag: want only a date glued to a word")
+	}
+
 	// The message of a candidate the manifests disagree on names the one
 	// that disagrees.
 	rec, ws = Parse("docs/adr/0009-x.md", []byte(head+"Output is rendered with rich 13.7.1.\n"))
