@@ -57,6 +57,11 @@ var chosenHeading = regexp.MustCompile(`^(?:\d+[.)]?\s*)?(?:chosen|selected) (?:
 
 // excludedPart reports whether heading h (lower-cased) names a part that
 // is not the decision: context, options, consequences, how-to, history.
+// recordPart matches the headings of a record's parts besides its
+// decision that excludedHeading does not name: they end a decision whose
+// topics follow it at its own level (ADR 0400).
+var recordPart = regexp.MustCompile(`(?i)status|^notes?\b|reference|^links?\b|related|appendix|glossary|more information|see also|^sources?\b|acknowledg|^authors?\b|metadata|deciders|decision makers|approv|review|sign-?off|^date\b|compliance|confirmation|validation|verification|testing|test plan|rollout|rollback|timeline|schedule|cost|security|monitoring|operations|ownership|plan\b|summary|tl;?dr|overview|goals?\b|evidence|spike|benchmark|measure|results?\b|findings|analysis|experiment|investigation|research|proof of concept|\bpoc\b|non-goals|scope|requirements|assumptions|constraints|glossar|anhang|quellen|r[ée]f[ée]rences|annexe|liens|referencias|enlaces|refer[êe]ncias|참고|참조|参考|関連`)
+
 func excludedPart(h string) bool {
 	return excludedHeading.MatchString(h) && !chosenHeading.MatchString(h)
 }
@@ -110,6 +115,15 @@ func decisionText(doc string) []section {
 	for _, s := range secs {
 		h := strings.TrimSpace(strings.Trim(s.heading, "*_`"))
 		if s.level > 0 && inLevel > 0 && s.level <= inLevel {
+			// "## Decision" and then "## Vector store: Milvus", "## CI/CD":
+			// a topic heading of the decision's own level, before any
+			// other part of a record (consequences, status, references …),
+			// goes on with the decision (ADR 0400).
+			// A dependency part ("## Dependencies") keeps its own rules (ADR 0385).
+			if s.level == inLevel && !decisionHeading.MatchString(h) && !excludedPart(h) && !recordPart.MatchString(h) && !isStatusLabel(h) && !dependencyHeading.MatchString(h) && !notDependencyPart.MatchString(h) {
+				out = append(out, s)
+				continue
+			}
 			inLevel = 0
 		}
 		switch {

@@ -83,3 +83,19 @@ func TestProductIDsKindWordsAndOneResolution(t *testing.T) {
 		t.Errorf("rejected %+v: want the disagreeing web/requirements.txt named", recs[0].Rejected)
 	}
 }
+
+// TestDecisionTopicsAtItsLevel (ADR 0400): a record that writes "##
+// Decision" and then its topics as headings of the same level ("##
+// Vector store", "## CI/CD") decides in those topics too, until a heading
+// of another part of a record (consequences, status, references,
+// evidence …). The first case fails on a0fed49.
+func TestDecisionTopicsAtItsLevel(t *testing.T) {
+	repo := fstest.MapFS{"compose.yaml": {Data: []byte("services:\n  ui:\n    image: example/console:v3.1.4\n  db:\n    image: example/store:2.7.1\n")}}
+	const head = "# 1. Stack\n\n## Status\n\nAccepted\n\n## Context\n\nWe need a store.\n\n## Decision\n\nWe adopt the stack below.\n\n"
+	checkPins(t, repo, []pinCase{
+		{"a topic after the decision", head + "## Vector store\n\n- **Console** (`example/console`, pinned to `v3.1.4`) for browsing.\n\n## Consequences\n\nMore images.\n", []string{"docker example/console v3.1.4"}},
+		{"evidence after the decision", head + "## Spike evidence\n\nThe spike ran the exact locked `example/console v3.1.4` build.\n", nil},
+		{"consequences end the topics", head + "## Vector store\n\nConsole chosen.\n\n## Consequences\n\n- The console is pinned to `v3.1.4` for now.\n", nil},
+		{"references end the topics", head + "## References\n\n- `example/store` 2.7.1 pinned upstream\n", nil},
+	})
+}
