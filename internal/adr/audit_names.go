@@ -143,6 +143,11 @@ func titled(title, line string, d pin.Declaration) bool {
 // auditVersion is the version a record writes for d: its exact version
 // without a leading v or =, and without the digest an image reference
 // pins along with its tag ("4.2.0@sha256:…" is written 4.2.0).
+func auditVersion(d pin.Declaration) string {
+	v, _, _ := strings.Cut(d.Exact, "@")
+	return strings.TrimLeft(v, "vV=")
+}
+
 // datedTag reports whether a container image's tag names one build by
 // its date glued to a word ("RELEASE.2024-08-29T01-40-52Z",
 // "bookworm-20240812"): not a version line, though it has fewer than
@@ -151,8 +156,3 @@ func titled(title, line string, d pin.Declaration) bool {
 func datedTag(v string) bool { return datedTagRe.MatchString(v) }
 
 var datedTagRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*[.-](?:19|20)[0-9]{2}-?[01][0-9]-?[0-3][0-9](?:T[0-9:-]+Z?)?$`)
-
-func auditVersion(d pin.Declaration) string {
-	v, _, _ := strings.Cut(d.Exact, "@")
-	return strings.TrimLeft(v, "vV=")
-}
