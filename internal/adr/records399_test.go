@@ -59,7 +59,7 @@ func TestProductIDsKindWordsAndOneResolution(t *testing.T) {
 
 	// An image's dated tag (no x.y.z) that the decision writes beside the
 	// image's name is read by the audit: the record fails closed, not
-	// silently (it passed silently on f0798ce).
+	// silently (it passed silently on 70de8d9).
 	dated := fstest.MapFS{"compose.yaml": {Data: []byte("services:\n  s3:\n    image: minio/minio:RELEASE.2025-01-20T14-49-07Z\n")}}
 	rec, ws = Parse("docs/adr/0009-x.md", []byte(head+"| Object storage | **MinIO** | server `RELEASE.2025-01-20T14-49-07Z` |\n"))
 	if _, ws = Ground([]Record{rec}, ws, Declared(dated)); len(ws) != 1 || !ws[0].Unreadable || ws[0].Line != 9 {
