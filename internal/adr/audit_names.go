@@ -53,7 +53,7 @@ func trimWord(w string) string { return strings.TrimRight(w, ":;.!?") }
 // phrase that is another declared package's own name names that one,
 // not d.
 func (x declIndex) namedWith(line string, d pin.Declaration) bool {
-	if d.Exact == "" || partialVersion(d.Exact) && !datedTag(d.Exact) {
+	if !audited(d) {
 		return false
 	}
 	words := auditWords(line)
@@ -154,5 +154,11 @@ func auditVersion(d pin.Declaration) string {
 // three numbers before its first dash. The audit of unread pins reads
 // such a tag where a decision writes it (ADR 0399).
 func datedTag(v string) bool { return datedTagRe.MatchString(v) }
+
+// audited reports whether the audit of unread pins looks for d in a
+// decision: d pins one release, an exact version or an image's dated tag.
+func audited(d pin.Declaration) bool {
+	return d.Exact != "" && (!partialVersion(d.Exact) || datedTag(d.Exact))
+}
 
 var datedTagRe = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*[.-](?:19|20)[0-9]{2}-?[01][0-9]-?[0-3][0-9](?:T[0-9:-]+Z?)?$`)

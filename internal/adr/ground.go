@@ -346,17 +346,22 @@ func notExactWhy(d pin.Declaration, name, ver string) string {
 	return fmt.Sprintf("%s declares %s at %q, not exactly %s, and the sentence does not say to pin it; to pin it, write \"we pin %s to %s\" or pin it in the manifest", d.Manifest, d.Package, d.Value, ver, name, ver)
 }
 
-// disagreeWhy is why a candidate was not taken when one manifest pins its
-// package exactly at ver and another declares it otherwise: the
-// repository holds no one version to confirm (ADR 0315), and the message
-// names the one that disagrees, not the one that agrees (ADR 0399).
-func disagreeWhy(ds []pin.Declaration, name, ver string) string {
+// declaredOtherwiseWhy is why a candidate of the one package d names at ver
+// was not taken: as notExactWhy, unless another manifest pins it exactly
+// at ver, when the repository holds no one version to confirm (ADR 0315)
+// and the message names the declaration that disagrees, not the one that
+// agrees (ADR 0399). ds are every declaration of d's package.
+func declaredOtherwiseWhy(ds []pin.Declaration, d pin.Declaration, name, ver string) string {
+	if !slices.ContainsFunc(ds, func(o pin.Declaration) bool { return !isLock(o.Manifest) && sameVersion(o.Exact, ver) }) {
+		return notExactWhy(d, name, ver)
+	}
 	for _, o := range ds {
 		if !isLock(o.Manifest) && !sameVersion(o.Exact, ver) {
-			return fmt.Sprintf("the manifests disagree on %s: %s declares it at %q, not exactly %s, while another pins %s; the sentence does not say to pin it; to pin it, write \"we pin %s to %s\"", o.Package, o.Manifest, o.Value, ver, ver, name, ver)
+			d = o
+			break
 		}
 	}
-	return notExactWhy(ds[0], name, ver)
+	return fmt.Sprintf("the manifests disagree on %s: %s declares it at %q, not exactly %s, while another pins %s; the sentence does not say to pin it; to pin it, write \"we pin %s to %s\"", d.Package, d.Manifest, d.Value, ver, ver, name, ver)
 }
 
 // declarationsOf returns every declaration of d's package in d's ecosystem.
@@ -613,11 +618,7 @@ func (g *grounder) mention(m mention, name string) {
 		g.take(d.Ecosystem, d.Package, ver, m.line, fmt.Sprintf("the sentence says to pin it; %s declares %s %s (%s)", d.Manifest, d.Ecosystem, d.Package, d.Value))
 	case len(pkgs) == 1:
 		d := pkgs[0]
-		if ds := g.idx.declarationsOf(d); slices.ContainsFunc(ds, func(o pin.Declaration) bool { return !isLock(o.Manifest) && sameVersion(o.Exact, ver) }) {
-			g.reject(d.Ecosystem, name, ver, m.line, disagreeWhy(ds, name, ver))
-			break
-		}
-		g.reject(d.Ecosystem, name, ver, m.line, notExactWhy(d, name, ver))
+		g.reject(d.Ecosystem, name, ver, m.line, declaredOtherwiseWhy(g.idx.declarationsOf(d), d, name, ver))
 	case len(pkgs) > 1:
 		var names []string
 		for _, d := range pkgs {
@@ -746,7 +747,7 @@ func (g *grounder) unread() []Warning {
 	out := slices.Clone(g.ambiguous)
 	seen := map[string]bool{}
 	for _, d := range g.idx.all {
-		if isLock(d.Manifest) || d.Exact == "" || partialVersion(d.Exact) && !datedTag(d.Exact) || seen[string(d.Ecosystem)+d.Package] {
+		if isLock(d.Manifest) || !audited(d) || seen[string(d.Ecosystem)+d.Package] {
 			continue
 		}
 		if g.hasPin(d.Package, d.Exact) || slices.ContainsFunc(g.rec.Pins, func(p pin.Pin) bool { return p.Ecosystem == d.Ecosystem && p.Package == d.Package }) {
