@@ -305,10 +305,20 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		// version are the subject of a verb that tells what that release
 		// does, a fact the decision rests on, not a version it holds
 		// (ADR 0397). A pin word in the sentence still makes it a pin.
-		mn.fact = len(names) > 0 && !described && factVerbs[firstWord(after)]
 		// "quay.io/go-skynet/local-ai:v4.7.1-gpu": a name and its tag
 		// joined by a colon is an image reference (ADR 0397).
 		mn.image = len(names) == 1 && len(loose) == 0 && m[2] >= 2 && plain[m[2]-1] == ':' && isNameByte(plain[m[2]-2]) && imageRef.MatchString(names[0])
+		// An image reference is what a stage or a service runs
+		// ("`node:22.20.0-alpine` builds, `nginx:1.28.3-alpine` serves"),
+		// not a release's news: its verb is the stage's role (ADR 0401).
+		mn.fact = len(names) > 0 && !described && factVerbs[firstWord(after)] && !mn.image
+		// "compatible with the repository's React 19.2.7", "tested
+		// against X 1.2.3": the version is what a statement is checked
+		// against, a fact the decision rests on (ADR 0401).
+		mn.fact = mn.fact || len(names) > 0 && i >= 0 && checkedAgainst.MatchString(strings.Join(toks[max(0, i-3):i+1], " "))
+		// "`x@0.4.2`'s `random.mjs`": the sentence is about something of
+		// that release (ADR 0401).
+		mn.fact = mn.fact || len(names) > 0 && possessiveAfter.MatchString(after)
 		if len(names) == 1 && len(loose) == 0 {
 			mn.phrase = phrase
 		}
@@ -326,8 +336,10 @@ var (
 	// records' languages.
 	boundBefore = regexp.MustCompile(`(?i)(?:\bat\s+least|\bminimum(?:\s+version)?|\bmin\.?|\bno\s+(?:older|earlier|lower)\s+than|\bnot\s+(?:older|earlier|lower|below)(?:\s+than)?|\bup\s+to|\bolder\s+than|\bnewer\s+than|\bprior\s+to|\bmindestens|\bh[öo]chstens|\bau\s+moins|\bau\s+minimum|\bal\s+menos|\bcomo\s+m[íi]nimo|\bpelo\s+menos|\bno\s+m[íi]nimo|\balmeno|\bminimo|\bminimaal|\bten\s*minste|\bsetidaknya|\bminimal|≥|≧|⩾)(?:\s+(?:version|versi[óo]n|vers[ãa]o|versione|versie|versi|v))?[\s:]*$`)
 	// boundAfter starts the text after one: "or later", "and above",
-	// "onwards", "oder höher", "ou supérieur", "以上", "이상".
-	boundAfter = regexp.MustCompile(`(?i)^[\s\x60*_]*(?:\+(?:\s|$)|or\s+(?:later|newer|higher|above|greater|more\s+recent|earlier|lower|older|below)|and\s+(?:later|newer|higher|above|up|beyond)|onwards?|oder\s+(?:h[öo]her|neuer|sp[äa]ter)|und\s+h[öo]her|ou\s+(?:sup[ée]rieure?|plus\s+r[ée]cente?|ult[ée]rieure?)|o\s+(?:superior|posterior|m[áa]s\s+reciente|superiore|successiva)|ou\s+(?:superior|posterior|mais\s+recente)|of\s+(?:hoger|nieuwer)|atau\s+(?:lebih\s+baru|lebih\s+tinggi)|以上|以降|이상|以下|이하)`)
+	// "onwards", "oder höher", "ou supérieur", "以上", "이상", a "+" on the
+	// version ("2.49.0+") or ending the sentence after it; "2.49.0 +
+	// NullAway 0.13.6", spaced between two names, is "and" (ADR 0401).
+	boundAfter = regexp.MustCompile(`(?i)^(?:[\x60*_]*\+(?:\s|$)|[\s\x60*_]*\+[\s\x60*_]*$|[\s\x60*_]*(?:or\s+(?:later|newer|higher|above|greater|more\s+recent|earlier|lower|older|below)|and\s+(?:later|newer|higher|above|up|beyond)|onwards?|oder\s+(?:h[öo]her|neuer|sp[äa]ter)|und\s+h[öo]her|ou\s+(?:sup[ée]rieure?|plus\s+r[ée]cente?|ult[ée]rieure?)|o\s+(?:superior|posterior|m[áa]s\s+reciente|superiore|successiva)|ou\s+(?:superior|posterior|mais\s+recente)|of\s+(?:hoger|nieuwer)|atau\s+(?:lebih\s+baru|lebih\s+tinggi)|以上|以降|이상|以下|이하))`)
 )
 
 // boundWords are the one-word bounds, skipped looking back from the
@@ -465,6 +477,15 @@ func cjkSpace(s string) string {
 	}
 	return cjkRight.ReplaceAllString(cjkLeft.ReplaceAllString(s, "$1 $2"), "$1 $2")
 }
+
+// possessiveAfter begins the text after a version written as a possessor
+// (the code span's backticks are spaces there).
+var possessiveAfter = regexp.MustCompile(`^[\s*_"]*['’]s\b`)
+
+// checkedAgainst ends the words before a name whose version a statement
+// is checked against: "compatible with", "tested against", "works with",
+// "the repository's" (ADR 0401).
+var checkedAgainst = regexp.MustCompile(`(?i)(?:\b(?:compatible|compatibility|incompatible|tested|verified|validated|works?|working)\s+(?:with|against)(?:\s+(?:the|our|this))?(?:\s+(?:repository|repo|project)['’]s)?|\b(?:repository|repo|project)['’]s)[\s\x60*_]*$`)
 
 // factVerbs are the verbs, third person present or past, of a sentence
 // that tells what a release does or did ("X 1.2.3 adds", "… resolved",

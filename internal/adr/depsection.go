@@ -2,6 +2,7 @@ package adr
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -44,7 +45,13 @@ var (
 // dependency parts: full holds every word as written (lower-cased),
 // short each word's short name (shortName: "github.com/acme/wire-go/v3"
 // and "wire-go" are both wire-go).
-type decisionNames struct{ full, short map[string]bool }
+type decisionNames struct {
+	full, short map[string]bool
+	// products are the words as aliasKey writes them, four letters or
+	// more: a package whose short name begins with one is the product's
+	// ("jjwt" is jjwt-api), as aliasOf reads product names (ADR 0401).
+	products []string
+}
 
 func (p *parser) namesOfDecision(title string) decisionNames {
 	n := decisionNames{full: map[string]bool{}, short: map[string]bool{}}
@@ -64,6 +71,9 @@ func (p *parser) namesOfDecision(title string) decisionNames {
 			if sn := shortName(w); len(sn) >= 3 {
 				n.short[sn] = true
 			}
+			if k := aliasKey(w); len(k) >= 4 && !strings.ContainsAny(w, "/:@") {
+				n.products = append(n.products, k)
+			}
 		}
 	}
 	return n
@@ -77,7 +87,11 @@ func (n decisionNames) names(name string) (named, full bool) {
 		return true, true
 	}
 	sn := shortName(l)
-	return len(sn) >= 3 && n.short[sn], false
+	if len(sn) >= 3 && n.short[sn] {
+		return true, false
+	}
+	k := aliasKey(sn)
+	return slices.ContainsFunc(n.products, func(w string) bool { return strings.HasPrefix(k, w) }), false
 }
 
 // dependencyParts reads the parts of doc about the dependency or manifest

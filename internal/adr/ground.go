@@ -302,8 +302,10 @@ func exactAt(ds []pin.Declaration, version string) []pin.Declaration {
 // `fastapi==0.115.6` in [project] dependencies and a bare `fastapi` in
 // a dev extra are one resolution, which the exact one settles. A bare
 // name in another manifest, or a range anywhere, still disagrees (ADR 0399).
+// A package.json line taking its version from a pnpm catalog ("catalog:")
+// says no version of its own: the catalog's entry does (ADR 0401).
 func unconstrainedBeside(o, d pin.Declaration) bool {
-	return o.Manifest == d.Manifest && strings.TrimSpace(o.Value) == "" && d.Exact != ""
+	return o.Manifest == d.Manifest && strings.TrimSpace(o.Value) == "" && d.Exact != "" || fromCatalog(o)
 }
 
 // isLock reports whether a manifest is a lock file: what it pins is what
@@ -343,6 +345,10 @@ func (g *grounder) reject(eco pin.Ecosystem, name, ver string, line int, why str
 // package it names, d, is declared otherwise (another version, a range)
 // and the sentence does not say to pin it.
 func notExactWhy(d pin.Declaration, name, ver string) string {
+	if isLock(d.Manifest) {
+		// A lock file says what was resolved, not what anyone decided.
+		return fmt.Sprintf("only the lock file %s holds %s (at %q): no manifest pins it exactly at %s, and the sentence does not say to pin it; to pin it, write \"we pin %s to %s\" or pin it in the manifest", d.Manifest, d.Package, d.Value, ver, name, ver)
+	}
 	return fmt.Sprintf("%s declares %s at %q, not exactly %s, and the sentence does not say to pin it; to pin it, write \"we pin %s to %s\" or pin it in the manifest", d.Manifest, d.Package, d.Value, ver, name, ver)
 }
 
@@ -439,7 +445,7 @@ func (g *grounder) openPins(grounded map[string]bool) {
 				pkgs = hits
 			}
 		}
-		if len(pkgs) == 0 && len(g.idx.all) > 0 && !g.pinWordAt(p.Source.Line) {
+		if len(pkgs) == 0 && len(g.idx.all) > 0 && !g.pinWordAt(p.Source.Line, p.Version) {
 			// A table row or name@version the repository's manifests do
 			// not declare, in a sentence that does not say to pin: a name
 			// that is not the package's ("grpc-go"), so no pin.
@@ -452,7 +458,7 @@ func (g *grounder) openPins(grounded map[string]bool) {
 			continue
 		}
 		d := pkgs[0]
-		if len(exactAt(g.idx.declarationsOf(d), p.Version)) == 0 && !g.pinWordAt(p.Source.Line) && g.proseAt(p.Source.Line) {
+		if len(exactAt(g.idx.declarationsOf(d), p.Version)) == 0 && !g.pinWordAt(p.Source.Line, p.Version) && g.proseAt(p.Source.Line) {
 			// "a copy of `common@4.6.2`" where every manifest declares
 			// common otherwise ("*", 2.1.0): the repository does not hold
 			// the version and the sentence does not say to pin it, as a
@@ -480,14 +486,39 @@ func (g *grounder) openPins(grounded map[string]bool) {
 }
 
 // pinWordAt reports whether the decision line at line, or its heading,
-// says to pin.
-func (g *grounder) pinWordAt(line int) bool {
+// says to pin: the sentence of the line that writes version, where it
+// does, so that "`x@1.57.0` uses a syntax TypeScript rejects. The repo
+// pins `y` to 1.59.0" does not pin x (ADR 0401).
+func (g *grounder) pinWordAt(line int, version string) bool {
 	for _, l := range g.rec.Clues.decision {
 		if l.line == line {
-			return pinLineRE.MatchString(l.text) || pinHeading.MatchString(l.heading)
+			return pinLineRE.MatchString(sentenceOf(l.text, version)) || pinHeading.MatchString(l.heading)
 		}
 	}
 	return false
+}
+
+// sentenceEnd ends a sentence: a full stop, question or exclamation mark
+// (with the closing marks after it) before a space.
+var sentenceEnd = regexp.MustCompile(`[.!?]["')\x60*_]*\s+`)
+
+// sentenceOf returns the sentence of text that writes version, or text
+// when version is not in it.
+func sentenceOf(text, version string) string {
+	i := strings.Index(text, version)
+	if version == "" || i < 0 {
+		return text
+	}
+	start, end := 0, len(text)
+	for _, m := range sentenceEnd.FindAllStringIndex(text, -1) {
+		if m[1] <= i {
+			start = m[1]
+		} else if m[0] >= i+len(version) {
+			end = m[1]
+			break
+		}
+	}
+	return text[start:end]
 }
 
 // proseAt reports whether the decision line at line is a sentence: not a
@@ -826,6 +857,10 @@ const MaxManifests = 5000
 func Declared(fsys fs.FS) []pin.Declaration {
 	var out []pin.Declaration
 	n, extra := 0, 0
+	// inputs are the files the ecosystems' resolvers read, for the
+	// versions one file alone does not give (ADR 0401).
+	inputs := map[string][]byte{}
+	inputBytes := 0
 	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -862,6 +897,10 @@ func Declared(fsys fs.FS) []pin.Declaration {
 			return nil
 		}
 		n++
+		if pin.IsInput(p) && inputBytes+len(data) <= maxInputBytes {
+			inputs[p] = data
+			inputBytes += len(data)
+		}
 		ds, _, err := pin.Declarations(p, data)
 		if err == nil {
 			out = append(out, ds...)
@@ -874,5 +913,37 @@ func Declared(fsys fs.FS) []pin.Declaration {
 		}
 		return nil
 	})
-	return out
+	return withResolved(out, pin.ResolvedDeclarations(inputs))
+}
+
+// maxInputBytes bounds what Declared keeps of the resolvers' inputs.
+const maxInputBytes = 64 << 20
+
+// withResolved adds to ds the resolvers' declarations a file's reader did
+// not give already: a version the module takes from its parent, its
+// workspace or a central file (ADR 0401).
+func withResolved(ds, resolved []pin.Declaration) []pin.Declaration {
+	type key struct {
+		eco           pin.Ecosystem
+		pkg, manifest string
+		version       string
+	}
+	version := func(d pin.Declaration) string {
+		if d.Exact != "" {
+			return d.Exact
+		}
+		return d.Value
+	}
+	have := map[key]bool{}
+	for _, d := range ds {
+		have[key{d.Ecosystem, d.Package, d.Manifest, version(d)}] = true
+	}
+	for _, d := range resolved {
+		k := key{d.Ecosystem, d.Package, d.Manifest, version(d)}
+		if !have[k] {
+			have[k] = true
+			ds = append(ds, d)
+		}
+	}
+	return ds
 }

@@ -47,7 +47,9 @@ var (
 	exampleLine = regexp.MustCompile(`(?i)^\s*(?:[-*>]\s*)?(?:\*\*|_)?(?:for example|for instance|e\.\s?g\.|example|eg\b|z\.\s?b\.|par exemple|por ejemplo|bijvoorbeeld|misalnya|contoh|ví dụ|例如|例えば)`)
 	exactVer    = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+][0-9A-Za-z.-]+)?$`)
 	atForm      = regexp.MustCompile(`(?:^|[\s(\x60"'*])(@[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*|[a-z0-9][a-z0-9._-]*)@([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?)(?:$|[\s)\x60"'*,.;:])`)
-	pinVerb     = regexp.MustCompile(`(?i)\b(?:pin|hold|keep|lock|freeze)\s+\x60?([@A-Za-z0-9][A-Za-z0-9._/@-]*)\x60?\s+(?:to|at)\s+(?:version\s+)?\x60?v?([0-9]+(?:\.[0-9]+){1,3})\x60?(?:$|[\s.,;)])`)
+	// possessive follows a name@version written as a possessor.
+	possessive = regexp.MustCompile(`^[\x60*_"]*['’]s\b`)
+	pinVerb    = regexp.MustCompile(`(?i)\b(?:pin|hold|keep|lock|freeze)\s+\x60?([@A-Za-z0-9][A-Za-z0-9._/@-]*)\x60?\s+(?:to|at)\s+(?:version\s+)?\x60?v?([0-9]+(?:\.[0-9]+){1,3})\x60?(?:$|[\s.,;)])`)
 )
 
 // chosenHeading names the option a record chose ("## Chosen option",
@@ -362,6 +364,13 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		para = append(para, ln)
 		for _, m := range atForm.FindAllStringSubmatchIndex(ln, -1) {
 			name, ver := ln[m[2]:m[3]], ln[m[4]:m[5]]
+			if possessive.MatchString(ln[m[5]:]) {
+				// "`@better-auth/utils@0.4.2`'s `random.mjs`": what
+				// that release holds, not a version the decision holds
+				// (ADR 0401).
+				p.reject(candidate(name, ver, at), "a possessive (\"X@1.2.3's file\"): the sentence is about something of that release, not a version it says to hold")
+				continue
+			}
 			if fromSide(ln[:m[2]], ln[m[5]:]) {
 				p.reject(candidate(name, ver, at), "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
 				continue

@@ -110,8 +110,16 @@ func variants(file, text string) []string {
 	t := strings.TrimSpace(text)
 	switch {
 	case file == "pom.xml" && !strings.Contains(t, "<project"):
-		if strings.HasPrefix(t, "<dependency>") {
+		// A list of elements, comments between them ("<!-- JWT -->"),
+		// has no root: its list's element and the project are it.
+		switch {
+		case strings.Contains(t, "<dependency>") && !strings.Contains(t, "<dependencies>"):
 			t = "<dependencies>" + t + "</dependencies>"
+		case strings.Contains(t, "<plugin>") && !strings.Contains(t, "<plugins>"):
+			t = "<build><plugins>" + t + "</plugins></build>"
+		}
+		if strings.HasPrefix(t, "<plugins>") {
+			t = "<build>" + t + "</build>"
 		}
 		out = append(out, "<project>"+t+"</project>")
 	case strings.HasSuffix(file, "proj") || strings.HasSuffix(file, ".props"):

@@ -271,3 +271,82 @@ func Markers(p string, data []byte) map[int]int {
 	}
 	return out
 }
+
+// ResolvedDeclarations returns what each ecosystem's resolver makes of
+// files (the repository's files by slash-separated path): the effective
+// value of every package of every module, declared at the module's
+// manifest, for the ecosystems with a resolver and an evaluated input
+// among files. They are the versions the ecosystem's own tool would use,
+// where one file alone does not say (a Maven module's version from its
+// parent POM's property, an MSBuild project's from Directory.Packages.props,
+// a Cargo crate's from the workspace): only grounding reads them (ADR 0401).
+// A resolver's error is not returned: what it could not resolve is simply
+// not declared, and grounding has less to go on.
+func ResolvedDeclarations(files map[string][]byte) []Declaration {
+	var out []Declaration
+	for _, d := range registry {
+		if d.Resolve == nil {
+			continue
+		}
+		in := map[string][]byte{}
+		for p, data := range files {
+			if evaluatedInput(d, cleanPath(p)) {
+				in[cleanPath(p)] = data
+			}
+		}
+		if len(in) == 0 {
+			continue
+		}
+		modules, _ := d.Resolve(in)
+		for _, m := range modules {
+			var lines []string
+			if data, ok := in[m.Path]; ok {
+				lines = strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n")
+			}
+			seen := map[string]bool{}
+			for _, dep := range m.Deps {
+				key := dep.Pkg + "\x00" + dep.Value
+				if seen[key] || dep.Value == "" {
+					continue
+				}
+				seen[key] = true
+				decl := Declaration{Ecosystem: Ecosystem(dep.Eco), Package: dep.Pkg, Manifest: m.Path, Value: dep.Value, Resolved: dep.Resolved, Exact: ExactVersion(Ecosystem(dep.Eco), dep.Value), VersionKey: dep.VersionKey}
+				if decl.Ecosystem == "" {
+					decl.Ecosystem = Ecosystem(d.Name)
+				}
+				if dep.Alias != "" && !strings.EqualFold(dep.Alias, dep.Pkg) {
+					decl.Aliases = []string{dep.Alias}
+				}
+				decl.Line = placeDeclaration(lines, dep.Pkg, dep.Value, decl.Exact)
+				if decl.Line == 0 {
+					// The version stands in another input (a parent's
+					// property): the line naming the package, if any.
+					decl.Line = placeName(lines, dep.Pkg)
+				}
+				out = append(out, decl)
+			}
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Manifest != out[j].Manifest {
+			return out[i].Manifest < out[j].Manifest
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out
+}
+
+// placeName returns the 1-based line of lines that names pkg (its artifact
+// or last path element, compared as squash does), or 0.
+func placeName(lines []string, pkg string) int {
+	name := squash(pkg)
+	if i := strings.LastIndexAny(name, ":/"); i >= 0 && i+1 < len(name) {
+		name = name[i+1:]
+	}
+	for i, l := range lines {
+		if name != "" && strings.Contains(squash(l), name) {
+			return i + 1
+		}
+	}
+	return 0
+}
