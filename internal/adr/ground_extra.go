@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"go.yaml.in/yaml/v3"
-
 	"github.com/kubetenant/kubetenant/internal/pin"
 )
 
@@ -37,9 +35,6 @@ const maxGroundingFiles = 64
 // YAML file under a folder named argocd or argo-cd).
 func groundingFile(p string) bool {
 	b := strings.ToLower(path.Base(p))
-	if b == "pnpm-workspace.yaml" {
-		return true // its catalogs (ADR 0401)
-	}
 	if !strings.HasSuffix(b, ".yaml") && !strings.HasSuffix(b, ".yml") {
 		return false
 	}
@@ -54,8 +49,6 @@ func groundingFile(p string) bool {
 func groundingOnly(p string, data []byte) []pin.Declaration {
 	b := path.Base(p)
 	switch {
-	case b == "pnpm-workspace.yaml":
-		return pnpmCatalogs(p, data)
 	case (strings.HasSuffix(b, ".yaml") || strings.HasSuffix(b, ".yml")) && strings.Contains(string(data), "targetRevision"):
 		return argoSources(p, string(data))
 	case gradleScript(p):
@@ -179,47 +172,6 @@ func argoSources(p, text string) []pin.Declaration {
 // records by their content, or it grounds fewer pins than `pinbot pins`
 // does on the whole tree.
 func ReadForGrounding(p string) bool { return pin.IsManifest(p) || groundingFile(p) }
-
-// pnpmCatalogs returns the versions a pnpm workspace's catalogs hold
-// (https://pnpm.io/catalogs: the default "catalog:" map and the named
-// "catalogs:" maps), which package.json takes with "catalog:" and
-// "catalog:<name>". internal/pin does not evaluate catalogs (a change to
-// them fails closed); here they say at which version the repository holds
-// a package its package.json files take from a catalog (ADR 0401).
-func pnpmCatalogs(p string, data []byte) []pin.Declaration {
-	var doc yaml.Node
-	if yaml.Unmarshal(data, &doc) != nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return nil
-	}
-	var out []pin.Declaration
-	read := func(m *yaml.Node) {
-		if m == nil || m.Kind != yaml.MappingNode {
-			return
-		}
-		for i := 0; i+1 < len(m.Content); i += 2 {
-			k, v := m.Content[i], m.Content[i+1]
-			if v.Kind != yaml.ScalarNode || k.Value == "" {
-				continue
-			}
-			ex := pin.ExactVersion(pin.NPM, v.Value)
-			out = append(out, pin.Declaration{Ecosystem: pin.NPM, Package: pin.NormalizeName(pin.NPM, k.Value), Manifest: p, Value: v.Value, Exact: ex, Line: v.Line})
-		}
-	}
-	root := doc.Content[0]
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		switch root.Content[i].Value {
-		case "catalog":
-			read(root.Content[i+1])
-		case "catalogs":
-			if named := root.Content[i+1]; named.Kind == yaml.MappingNode {
-				for j := 1; j < len(named.Content); j += 2 {
-					read(named.Content[j])
-				}
-			}
-		}
-	}
-	return out
-}
 
 // fromCatalog reports whether a package.json value takes its version from
 // a pnpm catalog ("catalog:", "catalog:react19"): the catalog's entry, not

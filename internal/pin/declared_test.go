@@ -1,6 +1,9 @@
 package pin
 
 import (
+	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -34,5 +37,46 @@ func TestResolvedDeclarations(t *testing.T) {
 	}
 	if ds := ResolvedDeclarations(map[string][]byte{"README.md": files["README.md"]}); len(ds) != 0 {
 		t.Errorf("ResolvedDeclarations of no input: %+v", ds)
+	}
+}
+
+// TestPnpmWorkspace (ADR 0401): pnpm-workspace.yaml's catalogs and
+// overrides are declarations of their packages; a pull request moving a
+// catalog entry changes that package (on e31bec5 it was an input pinbot
+// did not evaluate); packageExtensions is refused, naming its line, and
+// patchedDependencies, which moves no version, is not.
+func TestPnpmWorkspace(t *testing.T) {
+	ws := "packages:\n  - apps/*\ncatalog:\n  typescript: 6.0.3\n  zod: ^4.4.3\ncatalogs:\n  react19:\n    react: 19.2.1\noverrides:\n  left-pad: 1.3.0\n"
+	ds, ok, err := Declarations("pnpm-workspace.yaml", []byte(ws))
+	if !ok || err != nil {
+		t.Fatalf("Declarations: ok %v, err %v", ok, err)
+	}
+	var got []string
+	for _, d := range ds {
+		got = append(got, fmt.Sprintf("%s %s %q exact=%q line %d", d.Ecosystem, d.Package, d.Value, d.Exact, d.Line))
+	}
+	want := []string{
+		`npm typescript "6.0.3" exact="6.0.3" line 4`,
+		`npm zod "^4.4.3" exact="" line 5`,
+		`npm react "19.2.1" exact="19.2.1" line 8`,
+		`npm left-pad "1.3.0" exact="1.3.0" line 10`,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("declarations (-want +got):\n%s", diff)
+	}
+
+	head := strings.Replace(ws, "typescript: 6.0.3", "typescript: 6.0.4", 1)
+	cs, err := DiffFiles([]FilePair{{Path: "pnpm-workspace.yaml", Base: []byte(ws), Head: []byte(head)}})
+	if err != nil || len(cs) != 1 || cs[0].Package != "typescript" || cs[0].Old != "6.0.3" || cs[0].New != "6.0.4" {
+		t.Errorf("DiffFiles of a catalog bump: %+v, %v; want typescript 6.0.3 → 6.0.4", cs, err)
+	}
+
+	_, _, err = Declarations("pnpm-workspace.yaml", []byte("catalog:\n  react: 19.2.1\npackageExtensions:\n  react-redux:\n    peerDependencies:\n      react-dom: '*'\n"))
+	var re *ReadError
+	if !errors.As(err, &re) || re.Line != 3 {
+		t.Errorf("packageExtensions: err %v, want a read error at line 3", err)
+	}
+	if ds, _, err := Declarations("pnpm-workspace.yaml", []byte("catalog:\n  react: 19.2.1\npatchedDependencies:\n  react@19.2.1: patches/react.patch\n")); err != nil || len(ds) != 1 {
+		t.Errorf("patchedDependencies: %+v, %v; want the catalog's one declaration", ds, err)
 	}
 }

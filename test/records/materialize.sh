@@ -34,9 +34,10 @@ BASE = ["go.mod", "package.json", "package-lock.json", "yarn.lock", "pnpm-lock.y
         "Directory.Packages.props", "packages.config", "Dockerfile*", "docker-compose*.yml",
         "docker-compose*.yaml", "compose*.yml", "compose*.yaml", "Chart.yaml", "*.tf",
         ".tool-versions", ".nvmrc", "helmfile*.yaml",
-        # inputs of the ecosystems' resolution (ADR 0401): pnpm catalogs,
-        # MSBuild's central files, Maven's configuration
-        "pnpm-workspace.yaml", "Directory.Build.props", "Directory.Build.targets", "maven.config",
+        "pnpm-workspace.yaml",
+        # inputs of the ecosystems' resolution (ADR 0401): MSBuild's
+        # central files, Maven's configuration
+        "Directory.Build.props", "Directory.Build.targets", "maven.config",
         # read for grounding only (ADR 0362): Argo CD values and Applications
         "values*.yaml", "values*.yml", "*application*.yaml", "*application*.yml"]
 SKIP = ("node_modules", "vendor", ".git")
