@@ -877,13 +877,19 @@ func Declared(fsys fs.FS) []pin.Declaration {
 		}
 		if !pin.IsManifest(p) {
 			// Gradle plugins blocks and Argo CD chart sources ground
-			// names only (ground_extra.go, ADR 0362).
-			if groundingFile(p) && extra < maxGroundingFiles {
+			// names only (ground_extra.go, ADR 0362); a resolver's other
+			// inputs (.mvn/maven.config) are read for the resolvers
+			// (ADR 0401), within the same bound.
+			if (groundingFile(p) || pin.IsInput(p)) && extra < maxGroundingFiles {
 				extra++
 				if info, err := d.Info(); err == nil && info.Size() <= MaxFileSize {
 					if data, err := fs.ReadFile(fsys, p); err == nil {
 						n++
 						out = append(out, groundingOnly(p, data)...)
+						if pin.IsInput(p) && inputBytes+len(data) <= maxInputBytes {
+							inputs[p] = data
+							inputBytes += len(data)
+						}
 					}
 				}
 			}

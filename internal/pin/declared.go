@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin/actions"
+	"github.com/kubetenant/kubetenant/internal/pin/manifest"
 )
 
 // Declaration is one dependency a manifest or lock file declares, with the
@@ -67,11 +68,7 @@ func Declarations(p string, data []byte) (ds []Declaration, ok bool, err error) 
 			continue
 		}
 		seen[key] = true
-		decl := Declaration{Ecosystem: Ecosystem(d.Eco), Package: d.Pkg, Manifest: p, Value: d.Value, Resolved: d.Resolved, Exact: ExactVersion(Ecosystem(d.Eco), d.Value), VersionKey: d.VersionKey}
-		if d.Alias != "" && !strings.EqualFold(d.Alias, d.Pkg) {
-			decl.Aliases = []string{d.Alias}
-		}
-		decl.Line = placeDeclaration(lines, d.Pkg, d.Value, decl.Exact)
+		decl := declarationOf(p, d, lines)
 		if decl.Line > 0 {
 			decl.Comment = strings.Join(commentsAt(lines, decl.Line-1, syntax), "\n")
 		}
@@ -310,14 +307,10 @@ func ResolvedDeclarations(files map[string][]byte) []Declaration {
 					continue
 				}
 				seen[key] = true
-				decl := Declaration{Ecosystem: Ecosystem(dep.Eco), Package: dep.Pkg, Manifest: m.Path, Value: dep.Value, Resolved: dep.Resolved, Exact: ExactVersion(Ecosystem(dep.Eco), dep.Value), VersionKey: dep.VersionKey}
-				if decl.Ecosystem == "" {
-					decl.Ecosystem = Ecosystem(d.Name)
+				if dep.Eco == "" {
+					dep.Eco = d.Name
 				}
-				if dep.Alias != "" && !strings.EqualFold(dep.Alias, dep.Pkg) {
-					decl.Aliases = []string{dep.Alias}
-				}
-				decl.Line = placeDeclaration(lines, dep.Pkg, dep.Value, decl.Exact)
+				decl := declarationOf(m.Path, dep, lines)
 				if decl.Line == 0 {
 					// The version stands in another input (a parent's
 					// property): the line naming the package, if any.
@@ -334,6 +327,18 @@ func ResolvedDeclarations(files map[string][]byte) []Declaration {
 		return out[i].Line < out[j].Line
 	})
 	return out
+}
+
+// declarationOf is the declaration of d in the manifest p, whose lines are
+// lines: its exact version by its ecosystem's rules and the line it is
+// on, if the version stands there.
+func declarationOf(p string, d manifest.Dep, lines []string) Declaration {
+	decl := Declaration{Ecosystem: Ecosystem(d.Eco), Package: d.Pkg, Manifest: p, Value: d.Value, Resolved: d.Resolved, Exact: ExactVersion(Ecosystem(d.Eco), d.Value), VersionKey: d.VersionKey}
+	if d.Alias != "" && !strings.EqualFold(d.Alias, d.Pkg) {
+		decl.Aliases = []string{d.Alias}
+	}
+	decl.Line = placeDeclaration(lines, d.Pkg, d.Value, decl.Exact)
+	return decl
 }
 
 // placeName returns the 1-based line of lines that names pkg (its artifact
