@@ -606,6 +606,10 @@ func (g *grounder) mention(m mention, name string) {
 		g.depMention(m, name)
 		return
 	}
+	if scope, ok := npmScope(name); ok {
+		g.scopeMention(m, name, scope, ver)
+		return
+	}
 	pkgs := packages(g.idx.lookup(name))
 	exact := packages(exactAt(g.idx.lookup(name), ver))
 	scoped := false
@@ -669,6 +673,41 @@ func (g *grounder) mention(m mention, name string) {
 		g.take("", name, ver, m.line, byNameWhy)
 	default:
 		g.reject("", name, ver, m.line, "no manifest of the repository declares "+name+" and the sentence does not say to pin it; write its package name as the manifest does, or \"we pin "+name+" to "+ver+"\"")
+	}
+}
+
+// npmScope returns the scope of a name written as an npm scope's family,
+// "@angular/*" (its "*" already stripped as Markdown: "@angular/").
+func npmScope(name string) (string, bool) {
+	n := strings.ToLower(strings.TrimSuffix(name, "*"))
+	if len(n) > 2 && strings.HasPrefix(n, "@") && strings.HasSuffix(n, "/") && !strings.Contains(n[1:len(n)-1], "/") {
+		return n, true
+	}
+	return "", false
+}
+
+// scopeMention grounds a version written for an npm scope's family
+// ("the `@angular/*` packages to 19.2.1"): every package of the scope
+// that the manifests pin exactly at that version is a pin, as a product
+// released as one scope is (ADR 0380). A family none of whose packages
+// the manifests pin so is listed, never enforced by name: the scope is
+// not a package (ADR 0403).
+func (g *grounder) scopeMention(m mention, name, scope, ver string) {
+	var hits []pin.Declaration
+	for _, d := range packages(exactAt(g.idx.all, ver)) {
+		if d.Ecosystem == pin.NPM && strings.HasPrefix(d.Package, scope) {
+			hits = append(hits, d)
+		}
+	}
+	if len(hits) == 0 {
+		g.reject(pin.NPM, name+"*", ver, m.line, "a family of packages (every package of the scope "+scope+"), none of which a manifest pins exactly at "+ver+"; name the packages, or pin them in the manifests")
+		return
+	}
+	for _, d := range hits {
+		if g.hasPin(d.Package, ver) {
+			continue
+		}
+		g.take(d.Ecosystem, d.Package, heldVersion(d, ver), m.line, fmt.Sprintf("confirmed: the family %s* names it, and %s:%d pins %s at %s", scope, d.Manifest, d.Line, d.Package, d.Exact))
 	}
 }
 
