@@ -478,9 +478,9 @@ func cjkSpace(s string) string {
 	return cjkRight.ReplaceAllString(cjkLeft.ReplaceAllString(s, "$1 $2"), "$1 $2")
 }
 
-// possessiveAfter begins the text after a version written as a possessor
-// (the code span's backticks are spaces there).
-var possessiveAfter = regexp.MustCompile(`^[\s*_"]*['’]s\b`)
+// possessiveAfter begins the text after a version written as a possessor,
+// in a line as written or with its code spans' backticks made spaces.
+var possessiveAfter = regexp.MustCompile(`^[\s\x60*_"]*['’]s\b`)
 
 // checkedAgainst ends the words before a name whose version a statement
 // is checked against: "compatible with", "tested against", "works with",

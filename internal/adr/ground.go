@@ -900,6 +900,12 @@ func Declared(fsys fs.FS) []pin.Declaration {
 	// versions one file alone does not give (ADR 0401).
 	inputs := map[string][]byte{}
 	inputBytes := 0
+	keepInput := func(p string, data []byte) {
+		if pin.IsInput(p) && inputBytes+len(data) <= maxInputBytes {
+			inputs[p] = data
+			inputBytes += len(data)
+		}
+	}
 	_ = fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
@@ -925,10 +931,7 @@ func Declared(fsys fs.FS) []pin.Declaration {
 					if data, err := fs.ReadFile(fsys, p); err == nil {
 						n++
 						out = append(out, groundingOnly(p, data)...)
-						if pin.IsInput(p) && inputBytes+len(data) <= maxInputBytes {
-							inputs[p] = data
-							inputBytes += len(data)
-						}
+						keepInput(p, data)
 					}
 				}
 			}
@@ -942,10 +945,7 @@ func Declared(fsys fs.FS) []pin.Declaration {
 			return nil
 		}
 		n++
-		if pin.IsInput(p) && inputBytes+len(data) <= maxInputBytes {
-			inputs[p] = data
-			inputBytes += len(data)
-		}
+		keepInput(p, data)
 		ds, _, err := pin.Declarations(p, data)
 		if err == nil {
 			out = append(out, ds...)

@@ -47,9 +47,7 @@ var (
 	exampleLine = regexp.MustCompile(`(?i)^\s*(?:[-*>]\s*)?(?:\*\*|_)?(?:for example|for instance|e\.\s?g\.|example|eg\b|z\.\s?b\.|par exemple|por ejemplo|bijvoorbeeld|misalnya|contoh|ví dụ|例如|例えば)`)
 	exactVer    = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+){1,3}(?:[-+][0-9A-Za-z.-]+)?$`)
 	atForm      = regexp.MustCompile(`(?:^|[\s(\x60"'*])(@[a-z0-9][a-z0-9._-]*/[a-z0-9][a-z0-9._-]*|[a-z0-9][a-z0-9._-]*)@([0-9]+\.[0-9]+\.[0-9]+(?:-[0-9A-Za-z.-]+)?)(?:$|[\s)\x60"'*,.;:])`)
-	// possessive follows a name@version written as a possessor.
-	possessive = regexp.MustCompile(`^[\x60*_"]*['’]s\b`)
-	pinVerb    = regexp.MustCompile(`(?i)\b(?:pin|hold|keep|lock|freeze)\s+\x60?([@A-Za-z0-9][A-Za-z0-9._/@-]*)\x60?\s+(?:to|at)\s+(?:version\s+)?\x60?v?([0-9]+(?:\.[0-9]+){1,3})\x60?(?:$|[\s.,;)])`)
+	pinVerb     = regexp.MustCompile(`(?i)\b(?:pin|hold|keep|lock|freeze)\s+\x60?([@A-Za-z0-9][A-Za-z0-9._/@-]*)\x60?\s+(?:to|at)\s+(?:version\s+)?\x60?v?([0-9]+(?:\.[0-9]+){1,3})\x60?(?:$|[\s.,;)])`)
 )
 
 // chosenHeading names the option a record chose ("## Chosen option",
@@ -364,7 +362,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		para = append(para, ln)
 		for _, m := range atForm.FindAllStringSubmatchIndex(ln, -1) {
 			name, ver := ln[m[2]:m[3]], ln[m[4]:m[5]]
-			if possessive.MatchString(ln[m[5]:]) {
+			if possessiveAfter.MatchString(ln[m[5]:]) {
 				// "`@better-auth/utils@0.4.2`'s `random.mjs`": what
 				// that release holds, not a version the decision holds
 				// (ADR 0401).
