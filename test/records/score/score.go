@@ -7,9 +7,16 @@ package main
 // aliases).
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
 )
+
+// Ecosystems is how many ecosystems a pin enforced by name is listed in.
+var Ecosystems = len(pin.Ecosystems)
 
 // Pin is one expected, optional or found pin.
 type Pin struct {
@@ -20,14 +27,50 @@ type Pin struct {
 
 // FoundPin is a pin as `pinbot pins -o json` lists it.
 type FoundPin struct {
-	Ecosystem string `json:"ecosystem"`
-	Package   string `json:"package"`
-	Version   string `json:"version"`
-	Enforced  bool   `json:"enforced"`
-	ADR       *struct {
-		Path   string `json:"path"`
-		Status string `json:"status"`
-	} `json:"adr"`
+	Ecosystem string  `json:"ecosystem"`
+	Package   string  `json:"package"`
+	Version   string  `json:"version"`
+	Enforced  bool    `json:"enforced"`
+	ADR       *ADRRef `json:"adr"`
+}
+
+// ADRRef is the record a found pin comes from.
+type ADRRef struct {
+	Path   string `json:"path"`
+	Line   int    `json:"line"`
+	Status string `json:"status"`
+}
+
+// byNameKey identifies the rows of one pin enforced by name in every
+// ecosystem: `pins -o json` lists it once per ecosystem, `pins` shows it as
+// one row ("any (by name)").
+type byNameKey struct {
+	path, pkg, ver string
+	line           int
+}
+
+// byName returns the rows of pins that are one pin enforced by name in
+// every ecosystem (ecosystems of them, or more, at one record line),
+// grouped.
+func byName(pins []FoundPin, ecosystems int) map[byNameKey][]int {
+	groups := map[byNameKey][]int{}
+	for i, p := range pins {
+		if p.ADR == nil || !p.Enforced {
+			continue
+		}
+		k := byNameKey{p.ADR.Path, p.Package, p.Version, p.ADR.Line}
+		groups[k] = append(groups[k], i)
+	}
+	for k, rows := range groups {
+		ecos := map[string]bool{}
+		for _, i := range rows {
+			ecos[pins[i].Ecosystem] = true
+		}
+		if len(ecos) < ecosystems {
+			delete(groups, k)
+		}
+	}
+	return groups
 }
 
 // ecoAlias maps an ecosystem's other names to the one score.sh compares.
@@ -141,39 +184,68 @@ func (r Result) FalseNames() int {
 
 // Score compares the pins pinbot listed for the record at path with its
 // labels. Pins without an adr path are taken as the record's (score.sh).
+//
+// A pin enforced by name in every ecosystem is one pin (its rows are
+// grouped, Ecosystems of them): it finds the expected pin one of its rows
+// matches, is neutral when one matches an optional pin, else is one false
+// pin.
 func Score(path string, pins []FoundPin, exp, opt []Pin) Result {
 	r := Result{Expected: len(exp)}
 	used := make([]bool, len(exp))
-	for _, p := range pins {
-		if p.ADR != nil && p.ADR.Path != "" && p.ADR.Path != path {
+	grouped := map[int]bool{}
+	groups := byName(pins, Ecosystems)
+	keys := make([]byNameKey, 0, len(groups))
+	for k, rows := range groups {
+		keys = append(keys, k)
+		for _, i := range rows {
+			grouped[i] = true
+		}
+	}
+	slices.SortFunc(keys, func(a, b byNameKey) int {
+		return cmp.Or(cmp.Compare(a.path, b.path), cmp.Compare(a.line, b.line), cmp.Compare(a.pkg, b.pkg), cmp.Compare(a.ver, b.ver))
+	})
+	// judge scores one pin, written as rows (one, or one per ecosystem),
+	// shown as shown when it is a false pin.
+	judge := func(rows []FoundPin, shown FoundPin) {
+		for _, p := range rows {
+			for i, x := range exp {
+				if !used[i] && Match(p, x) {
+					used[i] = true
+					r.TP++
+					return
+				}
+			}
+		}
+		for _, p := range rows {
+			for _, x := range opt {
+				if Match(p, x) {
+					return
+				}
+			}
+		}
+		r.FP = append(r.FP, shown)
+	}
+	for i, p := range pins {
+		if p.ADR != nil && p.ADR.Path != "" && p.ADR.Path != path || grouped[i] {
 			continue
 		}
 		if !p.Enforced {
 			r.Listed++
 			continue
 		}
-		hit := -1
-		for i, x := range exp {
-			if !used[i] && Match(p, x) {
-				hit = i
-				break
-			}
-		}
-		if hit >= 0 {
-			used[hit] = true
-			r.TP++
+		judge([]FoundPin{p}, p)
+	}
+	for _, k := range keys {
+		if k.path != "" && k.path != path {
 			continue
 		}
-		neutral := false
-		for _, x := range opt {
-			if Match(p, x) {
-				neutral = true
-				break
-			}
+		var rows []FoundPin
+		for _, i := range groups[k] {
+			rows = append(rows, pins[i])
 		}
-		if !neutral {
-			r.FP = append(r.FP, p)
-		}
+		shown := rows[0]
+		shown.Ecosystem = "any"
+		judge(rows, shown)
 	}
 	for i, x := range exp {
 		if !used[i] {

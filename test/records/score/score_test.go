@@ -1,6 +1,10 @@
 package main
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/kubetenant/kubetenant/internal/pin"
+)
 
 func TestPkgEq(t *testing.T) {
 	for _, c := range []struct {
@@ -62,15 +66,7 @@ func TestMatchEcosystems(t *testing.T) {
 	}
 }
 
-func adr(path string) *struct {
-	Path   string `json:"path"`
-	Status string `json:"status"`
-} {
-	return &struct {
-		Path   string `json:"path"`
-		Status string `json:"status"`
-	}{Path: path}
-}
+func adr(path string) *ADRRef { return &ADRRef{Path: path} }
 
 func TestScore(t *testing.T) {
 	const path = "docs/adr/0001-x.md"
@@ -151,5 +147,44 @@ func TestUnreadable(t *testing.T) {
 	}
 	if !Unreadable(path, []Warning{{Path: path, Line: 9, Unreadable: true, Ecosystems: []string{"npm"}}}) {
 		t.Error("the record's unreadable warning was not seen")
+	}
+}
+
+// A pin enforced by name in every ecosystem is listed by `pins -o json`
+// once per ecosystem: it is one pin, found, neutral or false once.
+func TestScoreByName(t *testing.T) {
+	const path = "docs/adr/0006-pnpm.md"
+	rows := func(pkg, ver string, line int) []FoundPin {
+		var out []FoundPin
+		for _, e := range pin.Ecosystems {
+			out = append(out, FoundPin{Ecosystem: string(e), Package: pkg, Version: ver, Enforced: true, ADR: &ADRRef{Path: path, Line: line}})
+		}
+		return out
+	}
+	for _, tt := range []struct {
+		name        string
+		exp, opt    []Pin
+		tp, fp, fn  int
+		fpEcosystem string
+	}{
+		{"expected", []Pin{{"npm", "pnpm", "10.33.2"}}, nil, 1, 0, 0, ""},
+		{"optional", nil, []Pin{{"npm", "pnpm", "10.33.2"}}, 0, 0, 0, ""},
+		{"false", nil, nil, 0, 1, 0, "any"},
+		{"false beside a miss", []Pin{{"npm", "yarn", "4.1.0"}}, nil, 0, 1, 1, "any"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := Score(path, rows("pnpm", "10.33.2", 35), tt.exp, tt.opt)
+			if r.TP != tt.tp || len(r.FP) != tt.fp || len(r.FN) != tt.fn {
+				t.Fatalf("Score = TP %d FP %d FN %d; want %d %d %d", r.TP, len(r.FP), len(r.FN), tt.tp, tt.fp, tt.fn)
+			}
+			if tt.fp > 0 && r.FP[0].Ecosystem != tt.fpEcosystem {
+				t.Errorf("false pin %+v, want ecosystem %q", r.FP[0], tt.fpEcosystem)
+			}
+		})
+	}
+	// Two ecosystems' rows at one line are two pins, not one by name.
+	two := rows("pnpm", "10.33.2", 35)[:2]
+	if r := Score(path, two, nil, nil); len(r.FP) != 2 {
+		t.Errorf("two rows: %d false pins, want 2", len(r.FP))
 	}
 }
