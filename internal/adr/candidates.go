@@ -30,6 +30,9 @@ type mention struct {
 	// fact is true when the name and version are the subject of a verb
 	// telling what that release does ("EG v1.8.2 assigns …").
 	fact bool
+	// evaluated is true when they are the subject of a passive verb of
+	// trial ("(`x@1.6.23`) was evaluated …", ADR 0404).
+	evaluated bool
 	// image is true for a name and its tag joined by a colon
 	// ("ghcr.io/org/app:1.2.3"): a container image reference.
 	image bool
@@ -181,8 +184,10 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 	var out []mention
 	var prevNames []string // the names of the version before, for "X 1.2.3 → 1.3.0"
 	prevEnd := -1
+	checked := false // the version before is one a statement is checked against
 	for _, m := range mentionVer.FindAllStringSubmatchIndex(plain, -1) {
 		ver := plain[m[2]:m[3]]
+		lastEnd := prevEnd
 		before := strings.TrimRight(plain[:m[2]], " \t=")
 		// An upgrade: the version it moves from is never a pin, and the
 		// one it moves to is named by the words before the first
@@ -315,10 +320,19 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		// "compatible with the repository's React 19.2.7", "tested
 		// against X 1.2.3": the version is what a statement is checked
 		// against, a fact the decision rests on (ADR 0401).
-		mn.fact = mn.fact || len(names) > 0 && i >= 0 && checkedAgainst.MatchString(strings.Join(toks[max(0, i-3):i+1], " "))
+		against := len(names) > 0 && i >= 0 && checkedAgainst.MatchString(strings.Join(toks[max(0, i-3):i+1], " "))
+		// "compatible with React 19.2.7, React DOM 19.2.7, and Vitest
+		// 4.1.10": each item of the list is checked against (ADR 0404).
+		against = against || checked && len(names) > 0 && lastEnd >= 0 && listGap(plain[lastEnd:m[2]])
+		checked = against
+		mn.fact = mn.fact || against
 		// "`x@0.4.2`'s `random.mjs`": the sentence is about something of
 		// that release (ADR 0401).
 		mn.fact = mn.fact || len(names) > 0 && possessiveAfter.MatchString(after)
+		// "The installed plugin (`x@1.6.23`, …) was evaluated … and
+		// rejected": the release is what a trial was made of, not a
+		// version the decision holds.
+		mn.evaluated = len(names) > 0 && evaluatedAfter.MatchString(after)
 		if len(names) == 1 && len(loose) == 0 {
 			mn.phrase = phrase
 		}
@@ -455,6 +469,17 @@ var subjectWords = map[string]bool{"it": true, "this": true, "which": true, "tha
 // the records' languages.
 func isPinVerb(t string) bool { return pinVerbs[t] || t != "" && pinWordsIntl.MatchString(t) }
 
+// pinWordIn reports whether a word of ln says to pin, hold, lock, keep,
+// fix or freeze.
+func pinWordIn(ln string) bool {
+	for _, f := range strings.Fields(ln) {
+		if isPinVerb(strings.ToLower(cleanToken(f))) {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	// cjkPin is a pin word in Chinese, Japanese or Korean, written
 	// between a name and its version ("kopf 固定为 1.40.1").
@@ -486,6 +511,26 @@ var possessiveAfter = regexp.MustCompile(`^[\s\x60*_"]*['’]s\b`)
 // is checked against: "compatible with", "tested against", "works with",
 // "the repository's" (ADR 0401).
 var checkedAgainst = regexp.MustCompile(`(?i)(?:\b(?:compatible|compatibility|incompatible|tested|verified|validated|works?|working)\s+(?:with|against)(?:\s+(?:the|our|this))?(?:\s+(?:repository|repo|project)['’]s)?|\b(?:repository|repo|project)['’]s)[\s\x60*_]*$`)
+
+// listGap reports whether the text between two versions of a sentence
+// only continues a list ("…, React DOM ", "… baseline, and Vitest "): a
+// comma or a conjunction, a few words, no clause of its own.
+func listGap(s string) bool {
+	if len(s) > 60 || strings.ContainsAny(s, ".;:!?()") || !strings.Contains(s, ",") && !listAnd.MatchString(s) || pinWordIn(s) {
+		return false
+	}
+	return !clauseWord.MatchString(s)
+}
+
+var (
+	listAnd    = regexp.MustCompile(`(?i)\s(?:and|or|&)\s`)
+	clauseWord = regexp.MustCompile(`(?i)\b(?:we|i|is|are|was|were|be|will|which|that|but|while|use|uses|using|need|needs|requires?|adopt|choose|chose)\b`)
+)
+
+// evaluatedAfter begins the text after a version that is the subject of a
+// passive verb of trial, in its clause: "(`x@1.6.23`) was evaluated",
+// "were tested", "has been benchmarked".
+var evaluatedAfter = regexp.MustCompile(`(?i)^(?:[^.;:!?]|[.:]\S){0,80}?[\s\x60*_)]\s*(?:was|were|has\s+been|have\s+been|had\s+been)\s+(?:\w+ly\s+)?(?:evaluated|considered|rejected|tested|assessed|investigated|examined|inspected|tried|reviewed|benchmarked|prototyped|spiked|trialled|trialed)\b`)
 
 // factVerbs are the verbs, third person present or past, of a sentence
 // that tells what a release does or did ("X 1.2.3 adds", "… resolved",

@@ -87,7 +87,7 @@ func Discover(fsys fs.FS) Discovery {
 	}
 	d.Looked = append(d.Looked, strings.Join(CommonDirs, ", ")+" (any case), at the root and up to two folders below it")
 	// Every folder to MaxContentDepth, shallow first.
-	var folders []string
+	var folders, hidden []string
 	depth := map[string]int{".": 0}
 	for queue := []string{"."}; len(queue) > 0; queue = queue[1:] {
 		dir := queue[0]
@@ -101,10 +101,19 @@ func Discover(fsys fs.FS) Discovery {
 		}
 		for _, e := range entries {
 			n := e.Name()
-			if !e.IsDir() || strings.HasPrefix(n, ".") && !decisionName(n) || skippedDirs[strings.ToLower(n)] {
+			if !e.IsDir() || skippedDirs[strings.ToLower(n)] {
 				continue
 			}
 			sub := path.Join(dir, n)
+			if strings.HasPrefix(n, ".") && !decisionName(n) {
+				// A hidden folder at the root (.agent/, .ai/, .github/)
+				// is looked in for a single file of decisions only:
+				// agents' and teams' logs live there (issue 35).
+				if dir == "." && n != ".git" {
+					hidden = append(hidden, sub)
+				}
+				continue
+			}
 			depth[sub] = depth[dir] + 1
 			queue = append(queue, sub)
 		}
@@ -121,8 +130,8 @@ func Discover(fsys fs.FS) Discovery {
 		}
 	}
 	d.Looked = append(d.Looked, fmt.Sprintf("by content, up to %d folders below the root: folders holding numbered records with a status (.md, .mdx, .adoc, .rst), and single files such as docs/adr.md", MaxContentDepth))
-	for _, dir := range folders {
-		if dir != "." && c.recordFolder(dir) {
+	for _, dir := range append(folders, hidden...) {
+		if dir != "." && !slices.Contains(hidden, dir) && c.recordFolder(dir) {
 			add(dir)
 		}
 		for _, f := range c.logFiles(dir) {
@@ -229,10 +238,10 @@ func (c *contentCheck) logFiles(dir string) []string {
 		n := strings.ToLower(e.Name())
 		p := path.Join(dir, e.Name())
 		base := strings.TrimSuffix(n, path.Ext(n))
-		if e.IsDir() || !IsADRFile(p) || !logNames[base] && !logName.MatchString(base) {
+		if e.IsDir() || !IsADRFile(p) || !isLogName(base) {
 			continue
 		}
-		if c.hasStatus(p) || logName.MatchString(base) && c.decides(p) {
+		if c.hasStatus(p) || (logName.MatchString(base) || projectLogName.MatchString(base)) && c.decides(p) {
 			out = append(out, p)
 		}
 	}
@@ -296,10 +305,21 @@ var (
 	// file of decisions: DECISIONS.md, DECISOES.md, decision_record.md,
 	// DECISIONS_NEEDED.md, architecture-decisions.md, ADR-LOG.md.
 	logName = regexp.MustCompile(`^(?:architecture[-_ ]?)?(?:adrs?|decisions?|d[ée]cisions?|decis[õo]es|decisiones|entscheidungen)(?:[-_ ](?:log|records?|register|needed|made|taken))?$`)
+	// projectLogName is a single file of decisions named for its project
+	// or part: parhelion_decision_log.md, HERITAGE_V3_DECISIONS_LOG.md,
+	// api-adr-log.md. The "log" or "register" it ends with keeps a record
+	// such as 0001-record-architecture-decisions.md out.
+	projectLogName = regexp.MustCompile(`^[\pL][\pL\pN.]*(?:[-_ ][\pL\pN.]+)*[-_ ](?:architecture[-_ ]?)?(?:adrs?|decisions?|d[ée]cisions?|decis[õo]es|decisiones|entscheidungen)[-_ ](?:log|register)$`)
 	// decidesLine is a heading or label of a decision, in several
 	// languages: "## Decisions", "Decision: ...", "# Decisões ...".
 	decidesLine = regexp.MustCompile(`(?im)^\s*(?:#{1,6}\s*|[-*]\s*)?(?:\*\*|__)?(?:\d+[.)]?\s*)?(?:decision|d[ée]cision|decis[ãa]o|decis[õo]es|decisi[óo]n|entscheidung|keputusan)`)
 )
+
+// isLogName reports whether a file's name (lower case, without extension)
+// says it is a single file of decisions.
+func isLogName(base string) bool {
+	return logNames[base] || logName.MatchString(base) || projectLogName.MatchString(base)
+}
 
 // decisionName reports whether a folder's name says it holds decisions.
 func decisionName(n string) bool { return decisionFolder.MatchString(n) }

@@ -338,7 +338,11 @@ func (g *grounder) take(eco pin.Ecosystem, pkg, ver string, line int, why string
 }
 
 func (g *grounder) reject(eco pin.Ecosystem, name, ver string, line int, why string) {
-	g.rec.Rejected = append(g.rec.Rejected, Candidate{Path: g.rec.Path, Line: line, Ecosystem: eco, Package: name, Version: ver, Why: why})
+	c := Candidate{Path: g.rec.Path, Line: line, Ecosystem: eco, Package: name, Version: ver, Why: why}
+	if !slices.Contains(g.rec.Rejected, c) {
+		// The record's phrasings may have said so already.
+		g.rec.Rejected = append(g.rec.Rejected, c)
+	}
 }
 
 // notExactWhy is why a candidate name at ver was not taken when the one
@@ -589,6 +593,9 @@ func (g *grounder) mention(m mention, name string) {
 		return
 	case m.fact && !m.pinWord:
 		g.reject("", name, ver, m.line, whyFact)
+		return
+	case m.evaluated && !m.pinWord:
+		g.reject("", name, ver, m.line, whyEvaluated)
 		return
 	case placeholderNames[strings.ToLower(name)] || strings.TrimPrefix(ver, "v") == "1.2.3":
 		g.reject("", name, ver, m.line, "an example of how to write a pin (placeholder name or version 1.2.3)")
@@ -849,9 +856,11 @@ const (
 	whyDenied = "the sentence denies it (\"not\", \"instead of\", \"do not pin\"): what the decision does not hold is no pin"
 	whyBound  = "a floor or a ceiling in words (\"at least\", \"or later\", \"up to\"): a range, not an exact version"
 	// whyFact: the name and version are the subject of what that release
-	// does (ADR 0397). Not one of saysNotAPin's: the audit of unread pins
-	// still reads the line, so a pin written only this way fails closed.
-	whyFact = "the sentence tells what this release does (\"X 1.2.3 adds …\", \"… resolved …\"): a fact the decision rests on, not a version it says to hold; write \"we pin X to 1.2.3\" if it is one"
+	// does (ADR 0397); whyEvaluated: of a passive verb of trial (ADR
+	// 0404). Not saysNotAPin's: the audit of unread pins still reads the
+	// line, so a pin written only this way fails closed.
+	whyEvaluated = "the sentence tells what was tried of this release (\"X 1.2.3 was evaluated …\", \"… were tested\"): a trial the decision reports, not a version it says to hold; write \"we pin X to 1.2.3\" if it is one"
+	whyFact      = "the sentence tells what this release does (\"X 1.2.3 adds …\", \"… resolved …\"): a fact the decision rests on, not a version it says to hold; write \"we pin X to 1.2.3\" if it is one"
 	// whyRemoved: the sentence takes the package out (ADR 0385).
 	whyRemoved = "the sentence removes it (\"remove\", \"drop\", \"Removed:\"): the version a change takes out is no pin"
 )

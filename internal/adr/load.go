@@ -164,11 +164,22 @@ func SkippedName(p string) bool {
 // parseAll reads the records of a file: several in a single file of
 // records (parseLog), else one.
 func parseAll(p string, data []byte) ([]Record, []Warning) {
-	if logNames[strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))] {
+	if isLogName(strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))) {
 		return parseLog(p, data)
 	}
 	rec, ws := Parse(p, data)
 	return []Record{rec}, ws
+}
+
+// sectionHeading reports whether a numbered heading's text names a part
+// of one record ("context", "options considered", "2. rejected
+// alternatives"), not a record of a log whose title mentions one ("D-012 —
+// Better Auth admin plugin evaluated and rejected for staff management").
+func sectionHeading(h string) bool {
+	if loc := excludedHeading.FindStringIndex(h); loc != nil {
+		return loc[0] == 0 || len(strings.Fields(h)) <= 3
+	}
+	return false
 }
 
 // parseLog reads a single Markdown file that may hold several records
@@ -216,7 +227,7 @@ func parseLog(p string, data []byte) ([]Record, []Warning) {
 		// "## 1. Context", "## 2. Decision": one record's numbered
 		// sections, not records.
 		h := headingText(strings.TrimLeft(strings.TrimSpace(lines[i]), "#"))
-		if isStatusLabel(h) || decisionHeading.MatchString(h) || excludedHeading.MatchString(h) {
+		if isStatusLabel(h) || decisionHeading.MatchString(h) || sectionHeading(h) {
 			rec, ws := Parse(p, data)
 			return []Record{rec}, ws
 		}
@@ -238,6 +249,15 @@ func parseLog(p string, data []byte) ([]Record, []Warning) {
 		}
 		for i := range rec.Rejected {
 			rec.Rejected[i].Line += shift
+		}
+		for i := range rec.Taken {
+			rec.Taken[i].Line += shift
+		}
+		for i := range rec.Clues.mentions {
+			rec.Clues.mentions[i].line += shift
+		}
+		for i := range rec.Clues.decision {
+			rec.Clues.decision[i].line += shift
 		}
 		for i := range ws {
 			if ws[i].Line > 0 {

@@ -182,7 +182,7 @@ func titleFromName(p string) string {
 	return strings.TrimSpace(strings.NewReplacer("-", " ", "_", " ").Replace(base))
 }
 
-var headingNumber = regexp.MustCompile(`^(?i:adr)?[-\s]*0*([0-9]{1,6})\s*[:.\-–—]\s*(.+)$`)
+var headingNumber = regexp.MustCompile(`^(?:(?i:adr)|(?:TDR|DEC|DR|AD|D)-)?[-\s]*0*([0-9]{1,6})\s*[:.\-–—]\s*(.+)$`)
 
 // setTitle sets the title from a heading or title value, taking a leading
 // "ADR-083:" or "3." as the number when the file name has none.

@@ -369,6 +369,12 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				p.reject(candidate(name, ver, at), "a possessive (\"X@1.2.3's file\"): the sentence is about something of that release, not a version it says to hold")
 				continue
 			}
+			if evaluatedAfter.MatchString(ln[m[5]:]) && !pinWordIn(ln) {
+				// "The installed plugin (`x@1.6.23`) was evaluated …
+				// and rejected": what a trial was made of.
+				p.reject(candidate(name, ver, at), whyEvaluated)
+				continue
+			}
 			if fromSide(ln[:m[2]], ln[m[5]:]) {
 				p.reject(candidate(name, ver, at), "the version an upgrade moves from (\"from X to Y\", \"X → Y\"): only the version it moves to can be the decision's pin")
 				continue
