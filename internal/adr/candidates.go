@@ -81,7 +81,9 @@ type textLine struct {
 }
 
 var (
-	mentionVer = regexp.MustCompile(`(?:^|[\s(=:@,"'（「])=*(v?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?)(?:$|[\s),;:!?"'。，、；：！？）」]|\.(?:\s|$))`)
+	// A version is numbers and dots, or an image's dated tag
+	// ("RELEASE.2025-01-20T14-49-07Z", ADR 0404; see datedTag).
+	mentionVer = regexp.MustCompile(`(?:^|[\s(=:@,"'（「])=*(v?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?|[A-Za-z][A-Za-z0-9]*[.-](?:19|20)[0-9]{2}-?[01][0-9]-?[0-3][0-9](?:T[0-9:-]+Z?)?)(?:$|[\s),;:!?"'。，、；：！？）」]|\.(?:\s|$))`)
 	// pinHeading is a heading that pins what is listed under it: "Fixed
 	// versions", "Pinned dependencies", "Locked", "Versions épinglées";
 	// not "Bug fixes" or "What we keep" (ADR 0362).

@@ -588,7 +588,7 @@ func (g *grounder) mention(m mention, name string) {
 	case m.removed:
 		g.reject("", name, ver, m.line, whyRemoved)
 		return
-	case partialVersion(ver):
+	case partialVersion(ver) && !datedTag(ver):
 		g.reject("", name, ver, m.line, "a partial version: "+ver+" names a release line, not one release, and is never an exact pin; write the full version")
 		return
 	case m.fact && !m.pinWord:

@@ -176,6 +176,13 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		ver = strings.TrimSpace(ver)
 		pn := pin.Pin{Ecosystem: eco, Package: pkg, Version: ver}
 		pn.Source.Line = line
+		if !exactVer.MatchString(ver) && datedTag(ver) && pkg != "" {
+			// An image's dated tag ("RELEASE.2025-01-20T14-49-07Z")
+			// names one build: a candidate a manifest must confirm
+			// (ADR 0404).
+			p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: line, names: []string{pkg}, version: ver})
+			return
+		}
 		if !exactVer.MatchString(ver) {
 			p.reject(pn, "a range or a tag, not an exact version: write the exact version (1.2.3) to pin it")
 			return
@@ -302,12 +309,17 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 					if name == "" {
 						// "Drizzle ORM", "React DOM": a name of two or three
 						// words is the package they join with hyphens only
-						// when a manifest pins it at exactly this version.
+						// when a manifest pins it at exactly this version;
+						// "`react` / `react-dom`", names sharing the row's
+						// one version, likewise each (ADR 0404).
+						v := strings.TrimLeft(strings.Trim(nc[1], "*`_ "), "=")
+						if !exactVer.MatchString(v) || partialVersion(v) {
+							continue
+						}
 						if jn := joinedName(nc[0]); jn != "" {
-							v := strings.TrimLeft(strings.Trim(nc[1], "*`_ "), "=")
-							if exactVer.MatchString(v) && !partialVersion(v) {
-								p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: at, names: []string{jn}, version: v})
-							}
+							p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: at, names: []string{jn}, version: v})
+						} else if names := slashNames(nc[0]); len(names) > 1 {
+							p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: at, names: names, version: v})
 						}
 						continue
 					}
@@ -490,6 +502,22 @@ func cellName(c string) string {
 		return ""
 	}
 	return c
+}
+
+// slashNames are the package names of a cell naming several with one
+// version between them ("`react` / `react-dom`", "prisma / @prisma/client"),
+// or nil when a part is not one name.
+func slashNames(c string) []string {
+	parts := strings.Split(c, " / ")
+	var out []string
+	for _, part := range parts {
+		n := cellName(part)
+		if n == "" {
+			return nil
+		}
+		out = append(out, n)
+	}
+	return out
 }
 
 var nameWords = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9]*(?: [A-Za-z][A-Za-z0-9]*){1,2}$`)

@@ -114,3 +114,25 @@ func TestTrialsAndCheckedLists(t *testing.T) {
 		{"a list with no statement", head + "- Libraries: react 19.2.7, react-dom 19.2.7 and zod 4.4.3.\n", []string{"npm react 19.2.7", "npm react-dom 19.2.7", "npm zod 4.4.3"}},
 	})
 }
+
+// TestTableCellsOfSeveralNamesAndDatedTags (ADR 0404): a version table's
+// name cell naming several packages with one version ("`react` /
+// `react-dom`") and an image's dated tag in the version column
+// ("RELEASE.2025-01-20T14-49-07Z") are pins where a manifest pins them
+// exactly; neither is enforced by name. Each case expecting a pin fails on
+// be00092.
+func TestTableCellsOfSeveralNamesAndDatedTags(t *testing.T) {
+	repo := fstest.MapFS{
+		"apps/web/package.json": {Data: []byte(`{"dependencies": {"react": "19.0.0", "react-dom": "19.0.0", "zod": "^4.4.3"}}` + "\n")},
+		"docker-compose.yml":    {Data: []byte("services:\n  minio:\n    image: minio/minio:RELEASE.2025-01-20T14-49-07Z\n")},
+	}
+	const head = "# 1. Stack\n\n## Status\n\nAccepted\n\n## Decision\n\n| Component | Version | Notes |\n|---|---|---|\n"
+	checkPins(t, repo, []pinCase{
+		{"names sharing a version", head + "| `react` / `react-dom` | `19.0.0` | required by Next 15 |\n", []string{"npm react 19.0.0", "npm react-dom 19.0.0"}},
+		{"a dated image tag", head + "| MinIO | RELEASE.2025-01-20T14-49-07Z | docker image |\n", []string{"docker minio/minio RELEASE.2025-01-20T14-49-07Z"}},
+		// Unchanged: names the manifests hold otherwise, or not at all,
+		// and a dated tag no manifest pins, are no pins.
+		{"a name held as a range", head + "| `react` / `zod` | `4.4.3` | |\n", nil},
+		{"a dated tag no manifest pins", head + "| Garage | RELEASE.2025-02-01T00-00-00Z | |\n", nil},
+	})
+}
