@@ -96,6 +96,9 @@ var (
 	// noteBound is a note that makes the version a bound or a range
 	// after all ("1.2.3 (or later)", "1.2.3 — minimum").
 	noteBound = regexp.MustCompile(`(?i)\b(?:or|and)\s+(?:later|newer|higher|above|up|greater|lower|older|below|earlier)\b|\b(?:min|minimum|max|maximum|floor|ceiling|at\s+least|range|compatible|onwards?|until|through|to)\b|[0-9]\.[0-9]|\+|以上|以降|이상`)
+	// noteVersion is a note naming another version ("4.4.3 (CDN: 3.24.4
+	// for esm.sh compat)").
+	noteVersion = regexp.MustCompile(`[0-9]\.[0-9]`)
 )
 
 // versionCell returns the version a table's version cell states: the
@@ -105,6 +108,19 @@ func versionCell(c string) string {
 	v := strings.TrimSpace(strings.Trim(c, "*`_ "))
 	v = strings.TrimLeft(strings.TrimPrefix(strings.TrimPrefix(v, "=="), "="), "= ")
 	if m := versionNoted.FindStringSubmatch(v); m != nil && !noteBound.MatchString(m[2]) {
+		return strings.Trim(m[1], "*`_")
+	}
+	return v
+}
+
+// candidateVersionCell is versionCell for a candidate a manifest must
+// confirm (a product's cell, a table with no package column): a note
+// naming another version, for another place ("4.4.3 (CDN: 3.24.4 for
+// esm.sh compat)"), leaves the version before it (ADR 0406); a note that
+// bounds it still does not.
+func candidateVersionCell(c string) string {
+	v := versionCell(c)
+	if m := versionNoted.FindStringSubmatch(v); m != nil && noteVersion.MatchString(m[2]) && !noteBound.MatchString(noteVersion.ReplaceAllString(m[2], "")) {
 		return strings.Trim(m[1], "*`_")
 	}
 	return v

@@ -334,7 +334,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				// component's cell names a role (ADR 0388). The row is not
 				// read as a sentence too: its note would be read as prose
 				// ("1.2.3 (or later)").
-				if m, ok := cellMention(cells[choiceCol], versionCell(cells[verCol]), at); ok {
+				if m, ok := cellMention(cells[choiceCol], candidateVersionCell(cells[verCol]), at); ok {
 					p.rec.Clues.mentions = append(p.rec.Clues.mentions, m)
 				}
 			case pkgCol < 0 && verCol >= 0 && verCol < len(cells):
@@ -343,7 +343,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				// other cell is a candidate, a pin only where a manifest
 				// pins that name at exactly the row's version (issue 35);
 				// a column of roles ("Layer") names none (ADR 0388).
-				v := versionCell(cells[verCol])
+				v := candidateVersionCell(cells[verCol])
 				for j, c := range cells {
 					if j == verCol || j < len(category) && category[j] {
 						continue

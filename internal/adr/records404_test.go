@@ -136,3 +136,18 @@ func TestTableCellsOfSeveralNamesAndDatedTags(t *testing.T) {
 		{"a dated tag no manifest pins", head + "| Garage | RELEASE.2025-02-01T00-00-00Z | |\n", nil},
 	})
 }
+
+// TestVersionCellNamingAnotherVersion (ADR 0406): a version cell whose note
+// names another version for another place ("4.4.3 (CDN: 3.24.4 for esm.sh
+// compat)") gives the candidate its first version, which a manifest must
+// confirm; a note that bounds it still makes it no pin. The first case
+// fails on 24be959.
+func TestVersionCellNamingAnotherVersion(t *testing.T) {
+	repo := fstest.MapFS{"package.json": {Data: []byte(`{"dependencies": {"zod": "4.4.3", "vite": "8.2.0"}}` + "\n")}}
+	const head = "# 5. Stack\n\n## Status\n\nAccepted\n\n## Decision\n\n| Layer | Choice | Version |\n|---|---|---|\n"
+	checkPins(t, repo, []pinCase{
+		{"note naming another place's version", head + "| Validation | Zod | 4.4.3 (CDN: 3.24.4 for esm.sh compat) |\n", []string{"npm zod 4.4.3"}},
+		{"note bounding it", head + "| Build | Vite | 8.2.0 (up to 8.3.0) |\n", nil},
+		{"a version no manifest pins", head + "| Validation | Zod | 4.4.2 (CDN: 3.24.4) |\n", nil},
+	})
+}
