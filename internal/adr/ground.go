@@ -170,7 +170,9 @@ func (x declIndex) aliasOf(name, version string) (hits []pin.Declaration, scoped
 			// "OpenIddict 7.6.0" is OpenIddict.Core, OpenIddict.Server …:
 			// NuGet's ID prefix is one publisher's product (ADR 0390).
 			hits = append(hits, d)
-		case k == n || len(short) >= 4 && strings.HasPrefix(long, short):
+		case k == n || len(short) >= 4 && strings.HasPrefix(long, short) || len(k) >= 4 && pyPrefix(n, k):
+			// "Turborepo" is turbo; "PyTorch", a product named for
+			// Python and its package, is torch (ADR 0407).
 			hits = append(hits, d)
 			scoped = false
 		case productOfID(name, full):
@@ -682,6 +684,10 @@ func (g *grounder) mention(m mention, name string) {
 		g.reject("", name, ver, m.line, "no manifest of the repository declares "+name+" and the sentence does not say to pin it; write its package name as the manifest does, or \"we pin "+name+" to "+ver+"\"")
 	}
 }
+
+// pyPrefix reports whether a product's name n is its package's name k
+// after "py" ("pytorch" for torch): Python's naming of a wrapper or port.
+func pyPrefix(n, k string) bool { return n == "py"+k }
 
 // npmScope returns the scope of a name written as an npm scope's family,
 // "@angular/*" (its "*" already stripped as Markdown: "@angular/").

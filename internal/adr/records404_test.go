@@ -151,3 +151,24 @@ func TestVersionCellNamingAnotherVersion(t *testing.T) {
 		{"a version no manifest pins", head + "| Validation | Zod | 4.4.2 (CDN: 3.24.4) |\n", nil},
 	})
 }
+
+// TestPythonProductNames (ADR 0407): "PyTorch" is the package torch where a
+// manifest pins torch at exactly the version, also when a uv source picks
+// its index (which declares no version). Fails on 82ddfa3 (a pin of
+// "PyTorch" by name, and grounding read the source as disagreeing).
+func TestPythonProductNames(t *testing.T) {
+	repo := fstest.MapFS{
+		"pyproject.toml": {Data: []byte("[project]\nname = \"x\"\ndependencies = [\"torch==2.7.1\", \"numpy==2.2.6\"]\n\n[tool.uv.sources]\ntorch = [\n  { index = \"pytorch-cu126\", marker = \"platform_system == 'Linux'\" },\n]\n\n[[tool.uv.index]]\nname = \"pytorch-cu126\"\nurl = \"https://download.pytorch.org/whl/cu126\"\nexplicit = true\n")},
+	}
+	const head = "# 4. Reference wheel\n\n## Status\n\nAccepted\n\n## Decision\n\n"
+	checkPins(t, repo, []pinCase{
+		{"PyTorch", head + "Pin PyTorch 2.7.1. Resolve `torch` from the CUDA 12.6 index.\n", []string{"pip torch 2.7.1"}},
+		{"NumPy is numpy", head + "Pin NumPy 2.2.6.\n", []string{"pip numpy 2.2.6"}},
+	})
+	// A product whose name only ends with a package's is not it.
+	for _, n := range []string{"mytorch", "pytorchx", "py"} {
+		if pyPrefix(n, "torch") {
+			t.Errorf("pyPrefix(%q, torch) = true", n)
+		}
+	}
+}

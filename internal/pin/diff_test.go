@@ -122,6 +122,22 @@ mylib = { git = "https://example.org/mylib.git", tag = "v2" }
 		},
 	},
 	{
+		// A uv source that only selects an index says where the
+		// requirement's version comes from, not which (ADR 0407): no
+		// declaration of its own; the lock's local version shows the
+		// build moving.
+		name: "uv index-only source",
+		base: map[string]string{
+			"pyproject.toml": "[project]\ndependencies = [\"torch==2.7.1\"]\n[tool.uv.sources]\ntorch = [{ index = \"pytorch-cu126\", marker = \"sys_platform == 'linux'\" }]\n",
+			"uv.lock":        "version = 1\n\n[[package]]\nname = \"torch\"\nversion = \"2.7.1+cu126\"\nsource = { registry = \"https://download.pytorch.org/whl/cu126\" }\n",
+		},
+		head: map[string]string{
+			"pyproject.toml": "[project]\ndependencies = [\"torch==2.7.1\"]\n[tool.uv.sources]\ntorch = [{ index = \"pytorch-cu128\", marker = \"sys_platform == 'linux'\" }]\n",
+			"uv.lock":        "version = 1\n\n[[package]]\nname = \"torch\"\nversion = \"2.7.1+cu128\"\nsource = { registry = \"https://download.pytorch.org/whl/cu128\" }\n",
+		},
+		want: []Change{{Ecosystem: Pip, Package: "torch", Manifest: "uv.lock", Old: "2.7.1+cu126", New: "2.7.1+cu128", Resolved: true}},
+	},
+	{
 		name: "requirements with markers, extras, hashes and continuation",
 		base: map[string]string{"requirements.txt": "kopf==1.40.1 \\\n    --hash=sha256:aa\nrequests[socks]>=2 ; python_version<'3.13'  # comment\n-e ./local\nhttps://example.org/x.whl\n"},
 		head: map[string]string{"requirements.txt": "kopf==1.42.0 \\\n    --hash=sha256:bb\nrequests[socks]>=2 ; python_version<'3.13'\n-e ./local\nhttps://example.org/x.whl\n"},

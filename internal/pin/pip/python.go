@@ -79,6 +79,13 @@ func readPyproject(name string, data []byte) (manifest.Parsed, error) {
 	}
 	sources := table(uv["sources"], "tool.uv.sources")
 	for _, k := range manifest.SortedKeys(sources) {
+		if indexOnly(sources[k]) {
+			// `torch = [{ index = "pytorch-cu126", marker = … }]`
+			// says where the requirement's version is downloaded
+			// from, not which: the requirement and uv.lock say that
+			// (ADR 0407).
+			continue
+		}
 		out = append(out, manifest.Dep{Eco: Name, Pkg: Normalize(k), Section: "tool.uv.sources", Value: "source " + manifest.CompactTOML(sources[k])})
 	}
 
@@ -532,4 +539,44 @@ func readPipfileLock(name string, data []byte) (manifest.Parsed, error) {
 		}
 	}
 	return manifest.Parsed{Deps: out}, nil
+}
+
+// indexKeys are the keys of a uv source that selects a package index, and
+// when: no git, path, url or workspace.
+var indexKeys = map[string]bool{"index": true, "marker": true, "extra": true, "group": true}
+
+// indexOnly reports whether a [tool.uv.sources] entry (a table, or a list
+// of tables for several markers) only selects an index.
+func indexOnly(v any) bool {
+	var ts []map[string]any
+	switch x := v.(type) {
+	case map[string]any:
+		ts = []map[string]any{x}
+	case []any:
+		for _, e := range x {
+			t, ok := e.(map[string]any)
+			if !ok {
+				return false
+			}
+			ts = append(ts, t)
+		}
+	case []map[string]any:
+		ts = x
+	default:
+		return false
+	}
+	if len(ts) == 0 {
+		return false
+	}
+	for _, t := range ts {
+		if _, ok := t["index"]; !ok {
+			return false
+		}
+		for k := range t {
+			if !indexKeys[k] {
+				return false
+			}
+		}
+	}
+	return true
 }
