@@ -82,7 +82,7 @@ type textLine struct {
 
 var (
 	// A version is numbers and dots, or an image's dated tag
-	// ("RELEASE.2025-01-20T14-49-07Z", ADR 0404; see datedTag).
+	// ("RELEASE.2025-01-20T14-49-07Z", ADR 0405; see datedTag).
 	mentionVer = regexp.MustCompile(`(?:^|[\s(=:@,"'（「])=*(v?[0-9]+(?:\.[0-9]+)+(?:[-+][0-9A-Za-z][0-9A-Za-z.-]*)?|[A-Za-z][A-Za-z0-9]*[.-](?:19|20)[0-9]{2}-?[01][0-9]-?[0-3][0-9](?:T[0-9:-]+Z?)?)(?:$|[\s),;:!?"'。，、；：！？）」]|\.(?:\s|$))`)
 	// pinHeading is a heading that pins what is listed under it: "Fixed
 	// versions", "Pinned dependencies", "Locked", "Versions épinglées";

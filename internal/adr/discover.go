@@ -130,7 +130,7 @@ func Discover(fsys fs.FS) Discovery {
 		}
 	}
 	d.Looked = append(d.Looked, fmt.Sprintf("by content, up to %d folders below the root: folders holding numbered records with a status (.md, .mdx, .adoc, .rst), and single files such as docs/adr.md", MaxContentDepth))
-	for _, dir := range append(folders, hidden...) {
+	for _, dir := range slices.Concat(folders, hidden) {
 		if dir != "." && !slices.Contains(hidden, dir) && c.recordFolder(dir) {
 			add(dir)
 		}
@@ -241,7 +241,7 @@ func (c *contentCheck) logFiles(dir string) []string {
 		if e.IsDir() || !IsADRFile(p) || !isLogName(base) {
 			continue
 		}
-		if c.hasStatus(p) || (logName.MatchString(base) || projectLogName.MatchString(base)) && c.decides(p) {
+		if c.hasStatus(p) || namedLog(base) && c.decides(p) {
 			out = append(out, p)
 		}
 	}
@@ -317,9 +317,12 @@ var (
 
 // isLogName reports whether a file's name (lower case, without extension)
 // says it is a single file of decisions.
-func isLogName(base string) bool {
-	return logNames[base] || logName.MatchString(base) || projectLogName.MatchString(base)
-}
+func isLogName(base string) bool { return logNames[base] || namedLog(base) }
+
+// namedLog reports whether a file's name is one of the forms a single
+// file of decisions takes beyond the ADR tools' names (DECISIONS_NEEDED,
+// parhelion_decision_log): such a file may write only decision headings.
+func namedLog(base string) bool { return logName.MatchString(base) || projectLogName.MatchString(base) }
 
 // decisionName reports whether a folder's name says it holds decisions.
 func decisionName(n string) bool { return decisionFolder.MatchString(n) }

@@ -250,9 +250,6 @@ func parseLog(p string, data []byte) ([]Record, []Warning) {
 		for i := range rec.Rejected {
 			rec.Rejected[i].Line += shift
 		}
-		for i := range rec.Taken {
-			rec.Taken[i].Line += shift
-		}
 		for i := range rec.Clues.mentions {
 			rec.Clues.mentions[i].line += shift
 		}

@@ -179,7 +179,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 		if !exactVer.MatchString(ver) && datedTag(ver) && pkg != "" {
 			// An image's dated tag ("RELEASE.2025-01-20T14-49-07Z")
 			// names one build: a candidate a manifest must confirm
-			// (ADR 0404).
+			// (ADR 0405).
 			p.rec.Clues.mentions = append(p.rec.Clues.mentions, mention{line: line, names: []string{pkg}, version: ver})
 			return
 		}
@@ -311,7 +311,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 						// words is the package they join with hyphens only
 						// when a manifest pins it at exactly this version;
 						// "`react` / `react-dom`", names sharing the row's
-						// one version, likewise each (ADR 0404).
+						// one version, likewise each (ADR 0405).
 						v := strings.TrimLeft(strings.Trim(nc[1], "*`_ "), "=")
 						if !exactVer.MatchString(v) || partialVersion(v) {
 							continue
@@ -381,7 +381,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				p.reject(candidate(name, ver, at), "a possessive (\"X@1.2.3's file\"): the sentence is about something of that release, not a version it says to hold")
 				continue
 			}
-			if evaluatedAfter.MatchString(ln[m[5]:]) && !pinWordIn(ln) {
+			if evaluatedAfter.MatchString(ln[m[5]:]) && !pinWordIn(sentenceOf(ln, ver)) {
 				// "The installed plugin (`x@1.6.23`) was evaluated …
 				// and rejected": what a trial was made of.
 				p.reject(candidate(name, ver, at), whyEvaluated)
