@@ -33,7 +33,7 @@ import hashlib, json, os, sys
 
 def args():
     a = sys.argv[1:]
-    opts = {"--labels": os.path.join(os.path.dirname(os.path.abspath(__file__)), "labels.json"),
+    opts = {"--labels": os.path.join(os.path.dirname(os.path.abspath(__file__)), "testdata", "labels.json"),
             "--texts": os.environ.get("RECORDS_DIR", "/work/records-cache")}
     rest = []
     i = 0

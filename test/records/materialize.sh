@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# materialize.sh -- write the texts of test/records/labels.json from the
+# materialize.sh -- write the texts of test/records/testdata/labels.json from the
 # repositories' snapshots (issue 35). The texts are other people's files and
 # are never committed; this puts them in a cache outside git:
 #
@@ -19,7 +19,7 @@
 # Usage: [RECORDS_DIR=/work/records-cache] [MIRROR=/work/.mirror] test/records/materialize.sh [labels.json]
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-export LABELS=${1:-$HERE/labels.json}
+export LABELS=${1:-$HERE/testdata/labels.json}
 export RECORDS_DIR=${RECORDS_DIR:-/work/records-cache}
 export MIRROR=${MIRROR:-/work/.mirror}
 exec python3 - <<'PY'

@@ -18,7 +18,7 @@ import json, random, sys
 SEED = 20261205
 args = [a for a in sys.argv[1:] if a != "--add"]
 add = "--add" in sys.argv[1:]
-path = args[0] if args else "test/records/labels.json"
+path = args[0] if args else "test/records/testdata/labels.json"
 recs = json.load(open(path))
 if any(r.get("split") for r in recs) and not add:
     sys.exit("split.py: %s is already split; the split is done once and never redone (--add assigns new records)" % path)

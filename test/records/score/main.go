@@ -2,7 +2,7 @@
 // corpus of test/records (issue 35) and on the shared corpus of
 // /work/shared/corpus/real-adrs, as that corpus's score.sh does.
 //
-//	go run ./test/records/score --pinbot PATH [--labels test/records/labels.json]
+//	go run ./test/records/score --pinbot PATH [--labels test/records/testdata/labels.json]
 //	    [--texts DIR] [--split tune|test|all]
 //	go run ./test/records/score --pinbot PATH --shared DIR
 //
@@ -61,7 +61,7 @@ type pinsOutput struct {
 
 func main() {
 	pinbot := flag.String("pinbot", "", "the pinbot binary to score (required)")
-	labels := flag.String("labels", "test/records/labels.json", "the labels of this corpus")
+	labels := flag.String("labels", "test/records/testdata/labels.json", "the labels of this corpus")
 	texts := flag.String("texts", envOr("RECORDS_DIR", "/work/records-cache"), "the materialized records (test/records/materialize.sh), <texts>/<id>/<path>")
 	split := flag.String("split", "all", "which half of this corpus: tune, test or all")
 	shared := flag.String("shared", "", "score the shared corpus in this folder (its expected.json and files/) instead")
