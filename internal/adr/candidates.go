@@ -471,17 +471,6 @@ var subjectWords = map[string]bool{"it": true, "this": true, "which": true, "tha
 // the records' languages.
 func isPinVerb(t string) bool { return pinVerbs[t] || t != "" && pinWordsIntl.MatchString(t) }
 
-// pinWordIn reports whether a word of ln says to pin, hold, lock, keep,
-// fix or freeze.
-func pinWordIn(ln string) bool {
-	for _, f := range strings.Fields(ln) {
-		if isPinVerb(strings.ToLower(cleanToken(f))) {
-			return true
-		}
-	}
-	return false
-}
-
 var (
 	// cjkPin is a pin word in Chinese, Japanese or Korean, written
 	// between a name and its version ("kopf 固定为 1.40.1").
@@ -518,7 +507,7 @@ var checkedAgainst = regexp.MustCompile(`(?i)(?:\b(?:compatible|compatibility|in
 // only continues a list ("…, React DOM ", "… baseline, and Vitest "): a
 // comma or a conjunction, a few words, no clause of its own.
 func listGap(s string) bool {
-	if len(s) > 60 || strings.ContainsAny(s, ".;:!?()") || !strings.Contains(s, ",") && !listAnd.MatchString(s) || pinWordIn(s) {
+	if len(s) > 60 || strings.ContainsAny(s, ".;:!?()") || !strings.Contains(s, ",") && !listAnd.MatchString(s) || pinLineRE.MatchString(s) {
 		return false
 	}
 	return !clauseWord.MatchString(s)

@@ -381,7 +381,7 @@ func (p *parser) phrasings(s section, offset int) []pin.Pin {
 				p.reject(candidate(name, ver, at), "a possessive (\"X@1.2.3's file\"): the sentence is about something of that release, not a version it says to hold")
 				continue
 			}
-			if evaluatedAfter.MatchString(ln[m[5]:]) && !pinWordIn(sentenceOf(ln, ver)) {
+			if evaluatedAfter.MatchString(ln[m[5]:]) && !pinLineRE.MatchString(sentenceOf(ln, ver)) {
 				// "The installed plugin (`x@1.6.23`) was evaluated …
 				// and rejected": what a trial was made of.
 				p.reject(candidate(name, ver, at), whyEvaluated)
