@@ -186,6 +186,11 @@ func providerRequirement(name string, a *hclsyntax.Attribute) (manifest.Dep, err
 		}
 		ver = v.AsString()
 	}
+	if strings.TrimSpace(src) == "" {
+		// `source = ""` names no provider: a reader that cannot tell
+		// what is required fails closed (found by FuzzTerragrunt).
+		return bad("source: want a provider address")
+	}
 	return manifest.Dep{Eco: Name, Pkg: Normalize(src), Section: "required_providers." + a.Name, Value: tfConstraint(ver)}, nil
 }
 
