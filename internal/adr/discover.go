@@ -111,6 +111,16 @@ func Discover(fsys fs.FS) Discovery {
 				// agents' and teams' logs live there (issue 35).
 				if dir == "." && n != ".git" {
 					hidden = append(hidden, sub)
+					// and in its folders one level down: an agent
+					// framework's product folder, .agent-os/product/
+					// (ADR 0408).
+					if subs, err := fs.ReadDir(fsys, sub); err == nil {
+						for _, se := range subs {
+							if se.IsDir() && !strings.HasPrefix(se.Name(), ".") && !skippedDirs[strings.ToLower(se.Name())] {
+								hidden = append(hidden, path.Join(sub, se.Name()))
+							}
+						}
+					}
 				}
 				continue
 			}

@@ -184,10 +184,22 @@ func titleFromName(p string) string {
 
 var headingNumber = regexp.MustCompile(`^(?:(?i:adr)|(?:TDR|DEC|DR|AD|D)-)?[-\s]*0*([0-9]{1,6})\s*[:.\-–—]\s*(.+)$`)
 
+// datedHeading is a heading that begins with an ISO date.
+var datedHeading = regexp.MustCompile(`^\[?(?:19|20)[0-9]{2}-[01][0-9]-[0-3][0-9]\]?\s*[:.\-–—]?\s*(.+)$`)
+
+// idLabel is a log entry's own number: "**ID:** DEC-002".
+var idLabel = regexp.MustCompile(`(?im)^[\s>*_-]*id[*_]*\s*:\s*[*_]*\s*(?:(?i:adr|dec|dr|ad|d|tdr)[-_ ]?)?0*([0-9]{1,6})[*_]*\s*$`)
+
 // setTitle sets the title from a heading or title value, taking a leading
 // "ADR-083:" or "3." as the number when the file name has none.
 func (p *parser) setTitle(s string) {
 	s = strings.TrimSpace(s)
+	if m := datedHeading.FindStringSubmatch(s); m != nil {
+		// "2025-09-01: Technology Stack Selection", "[2026-04-02] Docker
+		// image update": a log entry's date, not its number (ADR 0408).
+		p.rec.Title = strings.TrimSpace(m[1])
+		return
+	}
 	if m := headingNumber.FindStringSubmatch(s); m != nil {
 		if p.rec.Number == 0 {
 			p.rec.Number, _ = strconv.Atoi(m[1])

@@ -27,8 +27,9 @@ func TestDecisionLogsFoundAndSplit(t *testing.T) {
 		{"log in a hidden folder at the root", fstest.MapFS{".agent/decisions.md": withStatus}, []string{".agent/decisions.md"}},
 		{"log named for its project", fstest.MapFS{"docs/parhelion_decision_log.md": withStatus, "docs/HERITAGE_V3_DECISIONS_LOG.md": withStatus}, []string{"docs/HERITAGE_V3_DECISIONS_LOG.md", "docs/parhelion_decision_log.md"}},
 		// Unchanged: record folders in hidden folders are not looked for,
-		// and an adr-tools record is not a log.
-		{"record folder in a hidden folder", fstest.MapFS{".github/adr-x/0001-a.md": withStatus, ".agent/notes/decisions.md": withStatus}, nil},
+		// nor logs two folders down; a log one folder down is found since
+		// ADR 0408 (.agent-os/product/decisions.md, TestAgentFrameworkLogs).
+		{"record folder in a hidden folder", fstest.MapFS{".github/adr-x/0001-a.md": withStatus, ".agent/notes/old/decisions.md": withStatus}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if diff := cmp.Diff(tt.want, Discover(tt.files).Dirs); diff != "" {

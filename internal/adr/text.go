@@ -3,6 +3,7 @@ package adr
 import (
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/kubetenant/kubetenant/internal/pin"
@@ -149,6 +150,9 @@ func (p *parser) nygard(doc string) {
 	if t, _ := firstHeading(doc); t != "" {
 		p.setTitle(t)
 	}
+	if m := idLabel.FindStringSubmatch(doc); m != nil && p.rec.Number == 0 {
+		p.rec.Number, _ = strconv.Atoi(m[1])
+	}
 	// The status: a Status section, label or table row (status.go,
 	// ADR 0310).
 	if st, ln := bodyStatus(doc); st != "" {
@@ -188,6 +192,8 @@ func (p *parser) bodyPins(doc string, offset int) {
 	pins = append(pins, p.constraintForms(doc, 1+offset)...)
 	var decided []string
 	decSecs := decisionText(doc)
+	// The considered option the decision chose is read with it (ADR 0408).
+	decSecs = append(decSecs, chosenSections(secs, decSecs)...)
 	for _, s := range decSecs {
 		pins = append(pins, p.phrasings(s, offset)...)
 		decided = append(decided, s.body)
