@@ -58,7 +58,14 @@ type mention struct {
 	// prescribed, where a manifest snippet prescribes it, the decision
 	// names it in full (namedFull) and no manifest declares it (ADR 0385).
 	dep, namedFull bool
-	prescribed     pin.Ecosystem
+	// meta is true for a candidate of the record's metadata ("- Bundled
+	// runtime: `@openai/codex-sdk` / Codex `0.147.0`" beside its Status
+	// line): Ground takes it only where a manifest pins it exactly
+	// (ADR 0411). metaText is the line's value: any of its words may
+	// name the package ("`@openai/codex-sdk` / Codex `0.147.0`").
+	meta       bool
+	metaText   string
+	prescribed pin.Ecosystem
 	// phrase is the product name of two or three words that ends in the
 	// last name ("Electron Forge", "Drizzle ORM"), longest first: tried
 	// when the last word alone names no package (ADR 0380).
@@ -301,7 +308,7 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 			names = prevNames
 		}
 		prevNames, prevEnd = append(slices.Clone(loose), names...), m[3]
-		if len(names) == 0 && !pinWord || m[2] < skip {
+		if m[2] < skip {
 			continue
 		}
 		if len(loose) > 0 && (!pinWord || from) {

@@ -646,6 +646,19 @@ func (g *grounder) mention(m mention, name string) {
 		// (JDBC)"): a version catalog's alias or version key (ADR 0388).
 		return
 	}
+	if m.meta && len(exact) == 0 {
+		// Another word of the value may be the package's name.
+		for _, w := range auditWords(m.metaText) {
+			if ex := packages(exactAt(g.idx.lookup(w), ver)); len(ex) == 1 && !strings.EqualFold(strings.TrimLeft(w, "vV"), ver) {
+				name, pkgs, exact = w, ex, ex
+				break
+			}
+		}
+	}
+	if m.meta && !(len(exact) == 1 || scoped && len(exact) > 1) {
+		g.reject("", name, ver, m.line, "a version the record's metadata names, which no manifest pins exactly: metadata is a pin only where the repository holds it")
+		return
+	}
 	switch {
 	case len(exact) == 1 || scoped && len(exact) > 1:
 		// A product released as one npm scope ("NestJS 10.3.2" is every
@@ -771,24 +784,73 @@ func (g *grounder) describedInRow(line int, name string) bool {
 // versionAlone settles a version written without a name in a sentence
 // that pins ("Pin exactly: version = \"0.9.8\""): the package is the one a
 // manifest pins exactly at that version whose name the title says.
+//
+// Where the title names none, the heading of the version's part of the
+// decision ("### 1. Library: next-intl 4.x" above "We are now on
+// **4.7.0**") and then, for a sentence that pins, its paragraph ("Use
+// `confluent-kafka`. Pinned at `==2.14.0` …") are asked the same way
+// (ADR 0409).
 func (g *grounder) versionAlone(m mention, title string) {
-	if partialVersion(m.version) || m.bound || m.not {
+	if partialVersion(m.version) || m.bound || m.not || m.from || m.removed || m.fact || m.evaluated {
 		return
 	}
-	var hits []pin.Declaration
-	for _, d := range packages(exactAt(g.idx.all, m.version)) {
-		if sn := shortName(d.Package); sn != "" && wordIn(title, sn) {
-			hits = append(hits, d)
+	exact := packages(exactAt(g.idx.all, m.version))
+	named := func(text string) []pin.Declaration {
+		var hits []pin.Declaration
+		for _, d := range exact {
+			if sn := shortName(d.Package); sn != "" && (wordIn(text, sn) || wordIn(text, strings.ToLower(d.Package))) {
+				hits = append(hits, d)
+			}
+		}
+		return hits
+	}
+	heading, para := g.partOf(m.line)
+	if !m.pinWord {
+		// A sentence that does not pin asks only its part's heading: a
+		// version the paragraph or the record merely mentions near a
+		// name ("Pin MediatR to 12.x (currently 12.5.0)" under a title
+		// naming MediatR) stays for the audit of unread pins.
+		title, para = "", ""
+	}
+	for _, w := range []struct{ where, text string }{{"the title", title}, {"the heading above it", heading}, {"its paragraph", para}} {
+		hits := named(strings.ToLower(w.text))
+		if len(hits) == 1 {
+			d := hits[0]
+			if !g.hasPin(d.Package, m.version) {
+				g.take(d.Ecosystem, d.Package, heldVersion(d, m.version), m.line, fmt.Sprintf("confirmed: %s names %s and %s:%d pins it at %s", w.where, shortName(d.Package), d.Manifest, d.Line, d.Exact))
+			}
+			return
+		}
+		if len(hits) > 1 {
+			break
 		}
 	}
-	if len(hits) == 1 {
-		d := hits[0]
-		if !g.hasPin(d.Package, m.version) {
-			g.take(d.Ecosystem, d.Package, heldVersion(d, m.version), m.line, fmt.Sprintf("confirmed: the title names %s and %s:%d pins it at %s", shortName(d.Package), d.Manifest, d.Line, d.Exact))
-		}
-		return
+	if m.pinWord {
+		// A version alone that the sentence does not pin, and nothing
+		// grounds, is not a candidate: dates, counts, document versions.
+		g.reject("", "", m.version, m.line, "a version to pin without a package name, and no manifest pins exactly this version of one package the title, the heading above it or its paragraph names; write the package with the version")
 	}
-	g.reject("", "", m.version, m.line, "a version to pin without a package name, and no manifest pins exactly this version of a package the title names; write the package with the version")
+}
+
+// partOf returns the heading of the decision part holding line and the
+// text of its paragraph up to and including line.
+func (g *grounder) partOf(line int) (heading, para string) {
+	dec := g.rec.Clues.decision
+	at := slices.IndexFunc(dec, func(l textLine) bool { return l.line == line })
+	if at < 0 {
+		return "", ""
+	}
+	start := at
+	// A list item, a table row or a blank line begins a paragraph.
+	for start > 0 && !listItem.MatchString(dec[start].text) && !strings.HasPrefix(strings.TrimSpace(dec[start].text), "|") &&
+		dec[start-1].line == dec[start].line-1 && strings.TrimSpace(dec[start-1].text) != "" && !strings.HasPrefix(strings.TrimSpace(dec[start-1].text), "|") && dec[start-1].heading == dec[at].heading {
+		start--
+	}
+	var ls []string
+	for _, l := range dec[start : at+1] {
+		ls = append(ls, l.text)
+	}
+	return dec[at].heading, strings.Join(ls, "\n")
 }
 
 // heldVersion is the version a pin confirmed by d holds: a workflow's

@@ -118,7 +118,10 @@ func TestGroundExplains(t *testing.T) {
 // pins exactly, in a phrasing no reader takes, fails closed like an
 // unreadable record, naming file:line (issue 35, item 3).
 func TestUnreadPin(t *testing.T) {
-	doc := "# 9. Operator\n\n## Status\n\nAccepted\n\n## Decision\n\nThe kopf that requirements.txt holds (1.40.1) stays.\n"
+	// "The kopf that requirements.txt holds (1.40.1) stays" was this
+	// test's phrasing until ADR 0409 read it: "holds" pins, and the
+	// paragraph names the package of the version alone.
+	doc := "# 9. Operator\n\n## Status\n\nAccepted\n\n## Decision\n\nThe kopf that requirements.txt has (1.40.1) stays.\n"
 	rec, ws := groundOne(t, "pip", doc)
 	var un []string
 	for _, w := range ws {
@@ -132,7 +135,7 @@ func TestUnreadPin(t *testing.T) {
 	// Read as a pin, or in a record that is not enforced, it is no finding.
 	for _, d := range []string{
 		"# 9. Operator\n\n## Decision\n\nWe pin kopf to 1.40.1.\n",
-		"# 9. Operator\n\n## Status\n\nProposed\n\n## Decision\n\nThe kopf that requirements.txt holds (1.40.1) stays.\n",
+		"# 9. Operator\n\n## Status\n\nProposed\n\n## Decision\n\nThe kopf that requirements.txt has (1.40.1) stays.\n",
 	} {
 		_, ws := groundOne(t, "pip", d)
 		if InDoubt(ws) {

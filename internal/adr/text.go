@@ -195,10 +195,19 @@ func (p *parser) bodyPins(doc string, offset int) {
 	// The considered option the decision chose is read with it (ADR 0408).
 	decSecs = append(decSecs, chosenSections(secs, decSecs)...)
 	for _, s := range decSecs {
+		// A part of the decision headed by a package and its version
+		// ("### 3. jqwik 1.9.3 for property-based testing") states it
+		// as the decision's text does (ADR 0410).
+		if h := strings.TrimSpace(strings.Trim(s.heading, "*_`")); s.level > 1 && looksVersioned.MatchString(h) && !decisionHeading.MatchString(h) {
+			p.rec.Clues.mentions = append(p.rec.Clues.mentions, mentions(h, s.line-1+offset, "decision")...)
+		}
+	}
+	for _, s := range decSecs {
 		pins = append(pins, p.phrasings(s, offset)...)
 		decided = append(decided, s.body)
 	}
 	p.contextMentions(doc, offset)
+	p.rec.Clues.mentions = append(p.rec.Clues.mentions, metaMentions(secs, offset)...)
 	p.dependencyParts(doc, offset, decSecs)
 	pins = append(pins, p.makefileTools(doc, strings.Join(decided, "\n"), offset)...)
 	pins = p.dedupePins(pins)
