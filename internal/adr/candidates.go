@@ -114,7 +114,7 @@ var (
 
 // fillers are the words between a name and its version ("X is pinned to",
 // "X version", "X at"), skipped looking back from the version.
-var fillers = map[string]bool{"to": true, "at": true, "is": true, "are": true, "was": true, "be": true, "been": true, "being": true, "stays": true, "stay": true, "remains": true, "remain": true, "on": true, "version": true, "versions": true, "ver": true, "v": true, "release": true, "exactly": true, "exact": true, "=": true, "==": true, ":": true, "@": true, "-": true, "–": true, "—": true, "of": true, "pinned": true, "pinning": true, "held": true, "holding": true, "locked": true, "locking": true, "kept": true, "keeping": true, "fixed": true, "frozen": true,
+var fillers = map[string]bool{"to": true, "at": true, "same": true, "explicit": true, "identical": true, "single": true, "is": true, "are": true, "was": true, "be": true, "been": true, "being": true, "stays": true, "stay": true, "remains": true, "remain": true, "on": true, "version": true, "versions": true, "ver": true, "v": true, "release": true, "exactly": true, "exact": true, "=": true, "==": true, ":": true, "@": true, "-": true, "–": true, "—": true, "of": true, "pinned": true, "pinning": true, "held": true, "holding": true, "locked": true, "locking": true, "kept": true, "keeping": true, "fixed": true, "frozen": true,
 	// The same in the records' other languages (ADR 0380): "kopf est
 	// épinglé à la version 1.40.1", "kopf wird auf 1.40.1 gepinnt", "zod
 	// fissato alla 3.23.8", "kopf を 1.40.1 に固定".
@@ -219,7 +219,7 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		pinWord := false
 		for ; i >= 0; i-- {
 			t := strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))
-			if t == "" || fillers[t] || from && fromTokens[t] || cjkPin.MatchString(t) || bound && boundWords[t] || kindBetween(t) && i > 0 && nameBefore(toks[i-1]) {
+			if t == "" || fillers[t] || theWhich(toks, i) || from && fromTokens[t] || cjkPin.MatchString(t) || bound && boundWords[t] || kindBetween(t) && i > 0 && nameBefore(toks[i-1]) {
 				if t == "to" || t == "at" {
 					sawToAt = true
 				}
@@ -616,7 +616,10 @@ func nameAt(raw string) (string, bool) {
 
 // contextHeading names the part of a record that states what the decision
 // is about, in the languages of status.go's table.
-var contextHeading = regexp.MustCompile(`(?i)^(?:\d+[.)]?\s*)?(?:context|background|problem|contexte|contexto|contesto|kontext|konteks|achtergrond|背景|배경|문제|状況|現状)`)
+var contextHeading = regexp.MustCompile(`(?i)^(?:\d+[.)]?\s*)?(?:context|background|problem|contexte|contexto|contesto|kontext|konteks|achtergrond|背景|배경|문제|状況|現状|` +
+	// and the part that says what the decision leaves in force: a pinning
+	// policy's "Consequences" listing the current pinned set (ADR 0413).
+	`consequences?|cons[ée]quences?|consecuencias?|consequ[êe]ncias?|konsequenzen|gevolgen|konsekuensi|结果|結果|결과)`)
 
 // contextMentions collects the candidates of the context of a record
 // whose title says it pins ("ADR 2: one pinned version combination"):
@@ -656,4 +659,19 @@ func (p *parser) contextMentions(doc string, offset int) {
 			para = append(para, ln)
 		}
 	}
+}
+
+// theWhich reports whether toks[i] is the "the" of "to the same
+// (explicit) version": an article before a word that says which version
+// (ADR 0414). Elsewhere "the" ends the names ("verified at the pinned
+// 7.5.0 source" names no package).
+func theWhich(toks []string, i int) bool {
+	if i+1 >= len(toks) || strings.ToLower(cleanToken(toks[i])) != "the" {
+		return false
+	}
+	switch strings.ToLower(cleanToken(strings.TrimRight(toks[i+1], ":=@,"))) {
+	case "same", "explicit", "exact", "identical", "single":
+		return true
+	}
+	return false
 }

@@ -255,8 +255,30 @@ func (c *contentCheck) logFiles(dir string) []string {
 			out = append(out, p)
 		}
 	}
+	// An architecture document holding ADRs as sections (ADR 0412).
+	for _, e := range entries {
+		p := path.Join(dir, e.Name())
+		if ext := strings.ToLower(path.Ext(p)); e.IsDir() || ext != ".md" && ext != ".markdown" || !archDocName.MatchString(strings.ToLower(strings.TrimSuffix(e.Name(), path.Ext(p)))) {
+			continue
+		}
+		if c.budget <= 0 {
+			break
+		}
+		c.budget--
+		if fi, err := fs.Stat(c.fsys, p); err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
+			continue
+		}
+		if data, err := fs.ReadFile(c.fsys, p); err == nil && adrSections(data) {
+			out = append(out, p)
+		}
+	}
 	return out
 }
+
+// archDocName names the documents that hold a project's architecture
+// and, often, its decisions as sections: ARCHITECTURE.md, DESIGN.md,
+// arc42's chapter files (09_architecture_decisions.md).
+var archDocName = regexp.MustCompile(`^(?:[0-9]{1,2}[-_. ]*)?(?:architecture|arc42|design|system[-_ ]design|technical[-_ ]design|solution[-_ ]design|software[-_ ]architecture|architecture[-_ ](?:overview|decisions|document|documentation)|tech(?:nical)?[-_ ]decisions)$`)
 
 // findFold resolves the path elements under dir case-insensitively.
 func findFold(fsys fs.FS, dir string, elems []string) (string, bool) {

@@ -63,6 +63,12 @@ func Ground(records []Record, warnings []Warning, declared []pin.Declaration) ([
 		if strings.Contains(w.Message, "has no ecosystem and the ADR does not say which it is") && grounded[fmt.Sprintf("%s:%d", w.Path, w.Line)] {
 			continue
 		}
+		if strings.Contains(w.Message, outsideDecision) && takenAt(out, w) {
+			// Parse warned of a pin written outside the decision that
+			// Ground then took, confirmed (ADR 0381, ADR 0413): the
+			// warning no longer holds.
+			continue
+		}
 		for _, r := range out {
 			// A record of an unknown status: the pins Ground added are as
 			// much in doubt as the ones Parse read (ADR 0262).
@@ -1068,4 +1074,24 @@ func withResolved(ds, resolved []pin.Declaration) []pin.Declaration {
 		}
 	}
 	return ds
+}
+
+// outsideDecision is the words of Parse's warning about an exact
+// constraint written outside the decision.
+const outsideDecision = "is written outside the decision and is not a pin"
+
+// takenAt reports whether a record of recs took, at w's file and line, a
+// pin of the package w's message begins with.
+func takenAt(recs []Record, w Warning) bool {
+	for _, r := range recs {
+		if r.Path != w.Path {
+			continue
+		}
+		for _, p := range r.Pins {
+			if p.Source.Line == w.Line && strings.HasPrefix(strings.ToLower(w.Message), strings.ToLower(p.Package)) {
+				return true
+			}
+		}
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -164,7 +165,7 @@ func SkippedName(p string) bool {
 // parseAll reads the records of a file: several in a single file of
 // records (parseLog), else one.
 func parseAll(p string, data []byte) ([]Record, []Warning) {
-	if isLogName(strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))) {
+	if isLogName(strings.ToLower(strings.TrimSuffix(path.Base(p), path.Ext(p)))) || adrSections(data) {
 		return parseLog(p, data)
 	}
 	rec, ws := Parse(p, data)
@@ -234,10 +235,32 @@ func parseLog(p string, data []byte) ([]Record, []Warning) {
 	}
 	var recs []Record
 	var warnings []Warning
+	if decidedBefore(lines[:at[0]]) {
+		// An architecture document's part before its ADR sections that
+		// is itself a decision ("## Decision Summary", a table of
+		// versions) is a record of its own (ADR 0412).
+		rec, ws := Parse(p, []byte(strings.Join(lines[:at[0]], "\n")))
+		recs = append(recs, rec)
+		warnings = append(warnings, ws...)
+	}
 	for k, start := range at {
 		end := len(lines)
 		if k+1 < len(at) {
 			end = at[k+1]
+		}
+		// A heading above the records' level ends the last of them: an
+		// architecture document's "## Migration Paths" after its ADR
+		// sections is not ADR-008's (ADR 0412).
+		var fence fences
+		for i := start + 1; i < end; i++ {
+			t := strings.TrimSpace(lines[i])
+			if fence.in(t) || !strings.HasPrefix(t, "#") {
+				continue
+			}
+			if l := len(t) - len(strings.TrimLeft(t, "#")); l < level && l > 0 && (len(t) == l || t[l] == ' ' || t[l] == '\t') {
+				end = i
+				break
+			}
 		}
 		// The record's heading becomes its title; its lines are then
 		// moved to where they are in the file.
@@ -268,4 +291,47 @@ func parseLog(p string, data []byte) ([]Record, []Warning) {
 		warnings = append(warnings, ws...)
 	}
 	return recs, warnings
+}
+
+// adrSection is a heading that numbers an ADR of its own: "ADR-006:",
+// "ADR 3 —".
+var adrSection = regexp.MustCompile(`^#{1,6}\s+(?:\*\*)?(?i:adr)[-_ ]?0*[0-9]{1,6}\s*[:.\-–—]`)
+
+// adrSections reports whether a Markdown document holds two or more ADRs
+// as sections of one level ("### ADR-001: …", "### ADR-002: …"), as
+// architecture documents and arc42's "Architecture Decisions" chapter
+// do: it is read as a single file of records (ADR 0412).
+func adrSections(data []byte) bool {
+	levels := map[int]int{}
+	var fence fences
+	for _, ln := range strings.Split(string(data), "\n") {
+		t := strings.TrimSpace(ln)
+		if fence.in(t) {
+			continue
+		}
+		if adrSection.MatchString(t) {
+			l := len(t) - len(strings.TrimLeft(t, "#"))
+			if levels[l]++; levels[l] >= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// decidedBefore reports whether the lines before a file's first record
+// hold a decision heading below the title ("## Decision Summary").
+func decidedBefore(lines []string) bool {
+	var fence fences
+	for _, ln := range lines {
+		t := strings.TrimSpace(ln)
+		if fence.in(t) || !strings.HasPrefix(t, "##") {
+			continue
+		}
+		h := headingText(strings.TrimLeft(t, "#"))
+		if decisionHeading.MatchString(h) && !excludedPart(h) {
+			return true
+		}
+	}
+	return false
 }

@@ -34,20 +34,39 @@ func metaMentions(secs []section, offset int) []mention {
 	if head == nil {
 		return nil
 	}
+	// The block is the first run of label lines holding a status label:
+	// a blank or another line ends a run.
 	lines := strings.Split(head.body, "\n")
-	status := false
-	for _, ln := range lines {
-		if m := metaLine.FindStringSubmatch(ln); m != nil && isStatusLabel(m[1]) {
-			status = true
+	from, to := -1, -1
+	for i := 0; i < len(lines) && to < 0; i++ {
+		j := i
+		status := false
+		for ; j < len(lines) && strings.TrimSpace(lines[j]) != ""; j++ {
+			m := metaLine.FindStringSubmatch(lines[j])
+			if m == nil {
+				break
+			}
+			status = status || isStatusLabel(m[1])
 		}
+		if status && j > i {
+			from, to = i, j
+		}
+		i = j
 	}
-	if !status {
+	if from < 0 {
 		return nil
 	}
 	var out []mention
-	for i, ln := range lines {
+	for i := from; i < to; i++ {
+		ln := lines[i]
 		m := metaLine.FindStringSubmatch(ln)
-		if m == nil || notMetaVersion.MatchString(strings.TrimSpace(m[1])) || isStatusLabel(m[1]) || !looksVersioned.MatchString(m[2]) {
+		if m == nil {
+			continue
+		}
+		label := strings.ToLower(strings.TrimSpace(m[1]))
+		// A label of a record's part ("**Decision**:", "**Consequences**:")
+		// is that part, read by its own rules, not metadata.
+		if notMetaVersion.MatchString(label) || isStatusLabel(m[1]) || excludedHeading.MatchString(label) || decisionHeading.MatchString(label) || recordPart.MatchString(label) || !looksVersioned.MatchString(m[2]) {
 			continue
 		}
 		for _, mn := range mentions(m[2], head.line+offset+i, "decision") {

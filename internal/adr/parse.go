@@ -187,6 +187,10 @@ var headingNumber = regexp.MustCompile(`^(?:(?i:adr)|(?:TDR|DEC|DR|AD|D)-)?[-\s]
 // datedHeading is a heading that begins with an ISO date.
 var datedHeading = regexp.MustCompile(`^\[?(?:19|20)[0-9]{2}-[01][0-9]-[0-3][0-9]\]?\s*[:.\-–—]?\s*(.+)$`)
 
+// yearNumber is an entry numbered within its year: "DEC-2026-006",
+// "ADR-2025-12: Title".
+var yearNumber = regexp.MustCompile(`^(?i:adr|dec|dr|ad|d|tdr)-(?:19|20)[0-9]{2}-0*([0-9]{1,4})\b\s*[:.\-–—]?\s*(.*)$`)
+
 // idLabel is a log entry's own number: "**ID:** DEC-002".
 var idLabel = regexp.MustCompile(`(?im)^[\s>*_-]*id[*_]*\s*:\s*[*_]*\s*(?:(?i:adr|dec|dr|ad|d|tdr)[-_ ]?)?0*([0-9]{1,6})[*_]*\s*$`)
 
@@ -198,6 +202,17 @@ func (p *parser) setTitle(s string) {
 		// "2025-09-01: Technology Stack Selection", "[2026-04-02] Docker
 		// image update": a log entry's date, not its number (ADR 0408).
 		p.rec.Title = strings.TrimSpace(m[1])
+		return
+	}
+	if m := yearNumber.FindStringSubmatch(s); m != nil {
+		// "DEC-2026-006": the year, then the entry's number (ADR 0412).
+		if p.rec.Number == 0 {
+			p.rec.Number, _ = strconv.Atoi(m[1])
+		}
+		if t := strings.TrimSpace(m[2]); t != "" {
+			s = t
+		}
+		p.rec.Title = s
 		return
 	}
 	if m := headingNumber.FindStringSubmatch(s); m != nil {

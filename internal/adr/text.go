@@ -317,7 +317,7 @@ func (p *parser) warnProse(text string, line int, pins []pin.Pin, where string) 
 		if pn.Ecosystem == pin.Gomod {
 			c = pn.Package + "@" + pn.Version
 		}
-		p.warn(pn.Source.Line, fmt.Sprintf("%s is written outside the decision and is not a pin; to make it one, write it in %s or as \"The constraint is: %s\"", c, where, c))
+		p.warn(pn.Source.Line, fmt.Sprintf("%s "+outsideDecision+"; to make it one, write it in %s or as \"The constraint is: %s\"", c, where, c))
 	}
 }
 

@@ -188,3 +188,21 @@ func TestScoreByName(t *testing.T) {
 		t.Errorf("two rows: %d false pins, want 2", len(r.FP))
 	}
 }
+
+// TestScoreRepeatedPin (ADR 0412): the same expected pin read from two
+// records of one labelled file (a document's decision summary and its ADR
+// section) is found once, not found and then false; a repeat of a pin
+// the label does not expect is still false.
+func TestScoreRepeatedPin(t *testing.T) {
+	const path = "docs/architecture.md"
+	pin := func(pkg, ver string, line int) FoundPin {
+		return FoundPin{Ecosystem: "npm", Package: pkg, Version: ver, Enforced: true, ADR: &ADRRef{Path: path, Line: line}}
+	}
+	two := []FoundPin{pin("prisma", "6.17.0", 9), pin("prisma", "6.17.0", 40)}
+	if r := Score(path, two, []Pin{{"npm", "prisma", "6.17.0"}}, nil); r.TP != 1 || len(r.FP) != 0 || len(r.FN) != 0 {
+		t.Errorf("a repeat of an expected pin: TP %d FP %d FN %d, want 1 0 0", r.TP, len(r.FP), len(r.FN))
+	}
+	if r := Score(path, two, nil, nil); len(r.FP) != 2 {
+		t.Errorf("a repeat of a false pin: %d false pins, want 2", len(r.FP))
+	}
+}
