@@ -60,14 +60,7 @@ func TestDecisionLogsFoundAndSplit(t *testing.T) {
 		t.Fatal(err)
 	}
 	recs, ws = Ground(recs, ws, Declared(repo))
-	var got []string
-	for _, r := range recs {
-		s := fmt.Sprintf("%d %s %v", r.Number, r.Status, r.Enforced)
-		for _, p := range r.Pins {
-			s += fmt.Sprintf(" %s==%s:%d", p.Package, p.Version, p.Source.Line)
-		}
-		got = append(got, s)
-	}
+	got := recordLines(recs, byStatus)
 	want := []string{"11 accepted true", "12 accepted true", "13 proposed false jsdom==29.1.1:18", "14 accepted true vitest==4.1.10:23"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)

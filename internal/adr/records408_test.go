@@ -1,7 +1,6 @@
 package adr
 
 import (
-	"fmt"
 	"testing"
 	"testing/fstest"
 
@@ -56,19 +55,7 @@ func TestAgentFrameworkLogs(t *testing.T) {
 	if diff := cmp.Diff([]string{".agent-os/product/decisions.md"}, d.Dirs); diff != "" {
 		t.Fatalf("Dirs (-want +got):\n%s", diff)
 	}
-	recs, ws, err := Load(repo, d.Dirs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, _ = Ground(recs, ws, Declared(repo))
-	var got []string
-	for _, r := range recs {
-		s := fmt.Sprintf("%d %q", r.Number, r.Title)
-		for _, p := range r.Pins {
-			s += fmt.Sprintf(" %s==%s:%d", p.Package, p.Version, p.Source.Line)
-		}
-		got = append(got, s)
-	}
+	got := recordLines(loadGrounded(t, repo, d.Dirs), byTitle)
 	want := []string{`1 "Initial Product Planning"`, `2 "Technology Stack Selection" next==15.5.2:21 react==19.1.0:21`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)

@@ -1,7 +1,6 @@
 package adr
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -35,19 +34,7 @@ func TestArchitectureDocumentADRs(t *testing.T) {
 	if diff := cmp.Diff([]string{"architecture.md", "docs/arc42"}, d.Dirs); diff != "" {
 		t.Fatalf("Dirs (-want +got):\n%s", diff)
 	}
-	recs, ws, err := Load(repo, []string{"architecture.md"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, _ = Ground(recs, ws, Declared(repo))
-	var got []string
-	for _, r := range recs {
-		s := fmt.Sprintf("%d %s %v", r.Number, r.Status, r.Enforced)
-		for _, p := range r.Pins {
-			s += fmt.Sprintf(" %s==%s:%d", p.Package, p.Version, p.Source.Line)
-		}
-		got = append(got, s)
-	}
+	got := recordLines(loadGrounded(t, repo, []string{"architecture.md"}), byStatus)
 	// uvicorn, pinned in the Migration Paths part after the ADR sections,
 	// is no ADR's.
 	want := []string{"1 accepted true", "6 implemented true fastapi==0.115.0:21"}
@@ -124,19 +111,8 @@ func TestDocumentDecisionSummaryAndYearNumbers(t *testing.T) {
 		"docs/planning/DECISION_LOG.md": {Data: []byte(log)},
 		"package.json":                  {Data: []byte(`{"dependencies": {"next": "16.0.1", "prisma": "6.17.0"}}` + "\n")},
 	}
-	recs, ws, err := Load(repo, []string{"docs/architecture.md", "docs/planning/DECISION_LOG.md"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, _ = Ground(recs, ws, Declared(repo))
-	var got []string
-	for _, r := range recs[:3] {
-		s := fmt.Sprintf("%d %q", r.Number, r.Title)
-		for _, p := range r.Pins {
-			s += fmt.Sprintf(" %s==%s:%d", p.Package, p.Version, p.Source.Line)
-		}
-		got = append(got, s)
-	}
+	recs := loadGrounded(t, repo, []string{"docs/architecture.md", "docs/planning/DECISION_LOG.md"})
+	got := recordLines(recs[:3], byTitle)
 	want := []string{`0 "MetricFortune Architecture" next==16.0.1:7`, `1 "Next.js"`, `6 "Prisma" prisma==6.17.0:17`}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("architecture document (-want +got):\n%s", diff)
