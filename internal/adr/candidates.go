@@ -215,11 +215,18 @@ func mentionsAfter(lead, ln string, at int, heading string) []mention {
 		// Strip a trailing "=", ":" or "@" glued to the word before.
 		var names []string
 		sawToAt := false
+		fromLine := false // a release line moved from was skipped
 		i := len(toks) - 1
 		pinWord := false
 		for ; i >= 0; i-- {
 			t := strings.ToLower(cleanToken(strings.TrimRight(toks[i], ":=@")))
-			if t == "" || fillers[t] || theWhich(toks, i) || from && fromTokens[t] || cjkPin.MatchString(t) || bound && boundWords[t] || kindBetween(t) && i > 0 && nameBefore(toks[i-1]) {
+			if lineVersion.MatchString(t) && sawToAt {
+				// "from 19.x to 18.3.1": the release line moved from
+				// stands between the names and the version (ADR 0415).
+				fromLine = true
+				continue
+			}
+			if t == "" || fillers[t] || theWhich(toks, i) || (from || fromLine) && fromTokens[t] || cjkPin.MatchString(t) || bound && boundWords[t] || kindBetween(t) && i > 0 && nameBefore(toks[i-1]) {
 				if t == "to" || t == "at" {
 					sawToAt = true
 				}
@@ -675,3 +682,6 @@ func theWhich(toks []string, i int) bool {
 	}
 	return false
 }
+
+// lineVersion is a release line written with a wildcard: "19.x", "v5.*".
+var lineVersion = regexp.MustCompile(`^v?[0-9]+(?:\.[0-9]+)*\.[xX*]$`)

@@ -48,7 +48,9 @@ var (
 	// arrow joins the two sides of an upgrade: "15.0.1 → 15.1.12".
 	arrowRE = regexp.MustCompile(`^\s*[\x60*_]*\s*(?:→|->|=>|⇒|➜|⟶|➡|—>|-->)`)
 	// toWord joins them in words: "from 15.0.1 to 15.1.12", "de 1.2 à 1.3".
-	toWord = regexp.MustCompile(`(?i)^\s*[\x60*_]*\s*(?:to|à|a|zu|auf|naar|ke|para|hasta|sang|até)\s+(?:[\x60*_]*[@A-Za-z][^\s@=\x60*]*[\x60*_]*(?:\s+|@|==))?[\x60*_]*v?[0-9]`)
+	// The version after "to" is a version, not a number: "to ensure 100%
+	// compatibility" is no to side (ADR 0415).
+	toWord = regexp.MustCompile(`(?i)^\s*[\x60*_]*\s*(?:to|à|a|zu|auf|naar|ke|para|hasta|sang|até)\s+(?:[\x60*_]*[@A-Za-z][^\s@=\x60*]*[\x60*_]*(?:\s+|@|==))?[\x60*_]*v?[0-9]+` + versionEnd)
 	// fromWord precedes a version the text moves away from.
 	fromWord = regexp.MustCompile(`(?i)(?:^|\s)(?:from|von|desde|dari|từ|depuis)\s+(?:[\x60*_]*[@A-Za-z][^\s@=\x60*]*[\x60*_]*(?:\s+|@|==))?[\x60*_]*\s*$`)
 	// fromTokens are the from words, skipped looking back from a version
@@ -57,7 +59,12 @@ var (
 )
 
 // laterTo finds a to side later on the line: "… to 16.0.1", "→ v2".
-var laterTo = regexp.MustCompile(`(?i)(?:→|->|=>|⇒|➜|\bto\b|\bà\b|\bzu\b|\bauf\b|\bnaar\b|\bke\b|\bpara\b|\bhasta\b|\baté\b)\s*(?:\S+\s*)?[\x60*_]*v?[0-9]`)
+var laterTo = regexp.MustCompile(`(?i)(?:→|->|=>|⇒|➜|\bto\b|\bà\b|\bzu\b|\bauf\b|\bnaar\b|\bke\b|\bpara\b|\bhasta\b|\baté\b)\s*(?:\S+\s*)?[\x60*_]*v?[0-9]+` + versionEnd)
+
+// versionEnd ends the digits of a to side's version: a dotted part
+// ("16.0.1", "19.x"), or a major alone before a space, punctuation or
+// the end ("→ v2", "to 5."), never a number such as "100%".
+const versionEnd = `(?:\.[0-9xX*]|[\x60*_]*(?:\s|$|[,;:.)!?]))`
 
 // fromSide reports whether a version, with the text before and after it
 // on its line, is the side an upgrade moves from: an arrow or "to" and a

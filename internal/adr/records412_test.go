@@ -141,3 +141,22 @@ func TestPinToTheSameVersion(t *testing.T) {
 		{"the before another word", "# 11. Key rotation\n\nStatus: Accepted\n\n## Decision\n\n" + "It runs on every materialisation and, verified at the pinned 6.19.0 source, sorts the handlers.\n", nil},
 	})
 }
+
+// TestDowngradeFromALine (ADR 0415): "Downgrade React and React-DOM from
+// 19.x to 18.3.1 to ensure 100% compatibility" pins the version moved to:
+// "to ensure 100%" after it is no to side, and the release line moved
+// from ("19.x") stands between the names and it; "Validated / Final" is
+// an accepted status. Fails on 1384ba5.
+func TestDowngradeFromALine(t *testing.T) {
+	repo := fstest.MapFS{"package.json": {Data: []byte(`{"dependencies": {"react": "18.3.1", "react-dom": "18.3.1"}}` + "\n")}}
+	both := []string{"npm react 18.3.1", "npm react-dom 18.3.1"}
+	checkPins(t, repo, []pinCase{
+		{"from a line, then a number", "# 2. React\n\nStatus: Accepted\n\n## Decision\n\nDowngrade React and React-DOM from 19.x to 18.3.1 to ensure 100% compatibility.\n", both},
+		// Unchanged: an upgrade's from side.
+		{"the from side", "# 2. React\n\nStatus: Accepted\n\n## Decision\n\nMove react from 18.3.1 to 19.2.0 next quarter.\n", nil},
+	})
+	rec, _ := Parse("docs/ADR/002-x.md", []byte("# ADR 002: Downgrade React\n\n**Status:** Validated / Final for v1.1 Release\n\n## Decision\n\nUse React 18.3.1.\n"))
+	if !rec.Enforced {
+		t.Errorf("status %q not in force", rec.Status)
+	}
+}

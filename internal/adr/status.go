@@ -37,7 +37,7 @@ var StatusClasses = []StatusClass{Accepted, Proposed, Superseded, Deprecated, Re
 // uv") count only at the start too.
 var StatusVocabulary = map[string]map[StatusClass][]string{
 	"en": {
-		Accepted:   {"accepted", "approved", "adopted", "implemented", "active", "decided", "agreed", "done", "completed", "in force", "supersedes", "finalized", "finalised", "^final"},
+		Accepted:   {"accepted", "approved", "adopted", "implemented", "active", "decided", "agreed", "done", "completed", "in force", "supersedes", "finalized", "finalised", "^final", "^validated"},
 		Proposed:   {"proposed", "proposal", "under review", "in review"},
 		Superseded: {"superseded", "superceded", "superseeded", "replaced by", "^replaced"},
 		Deprecated: {"deprecated", "^obsolete", "^retired", "^withdrawn"},
