@@ -16,7 +16,7 @@ func TestPinsAuditUnreadPin(t *testing.T) {
 	g := gitrepotest.New(t)
 	g.Write(map[string]string{
 		"requirements.txt":               "kopf==1.40.1\n",
-		"docs/adr/0009-keep-the-kopf.md": "# 9. Keep the operator framework\n\n## Status\n\nAccepted\n\n## Decision\n\nThe kopf that requirements.txt holds (1.40.1) stays.\n",
+		"docs/adr/0009-keep-the-kopf.md": "# 9. Keep the operator framework\n\n## Status\n\nAccepted\n\n## Decision\n\nThe kopf that requirements.txt has (1.40.1) stays.\n",
 	})
 	g.Commit("ADR")
 	stdout, _, code := runCLI(t, "pins", "--audit", "--repo", g.Dir)
@@ -80,7 +80,7 @@ func TestEvaluateFailsClosedOnUnreadPin(t *testing.T) {
 	g := gitrepotest.New(t)
 	files := fixture(t, "pyoperator")
 	delete(files, "docs/decisions/083-kopf-version-pin.yaml")
-	files[rec] = "# 84. Operator framework\n\n## Status\n\nAccepted\n\n## Decision\n\nThe kopf that pyproject.toml holds (1.40.1) stays until the leak is fixed.\n"
+	files[rec] = "# 84. Operator framework\n\n## Status\n\nAccepted\n\n## Decision\n\nThe kopf that pyproject.toml has (1.40.1) stays until the leak is fixed.\n"
 	g.Write(files)
 	g.Commit("Initial widget operator")
 	g.Checkout("bump", true)

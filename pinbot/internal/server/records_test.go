@@ -22,7 +22,7 @@ func TestRecordsInDoubtFailClosed(t *testing.T) {
 		{"unknown status", "---\nstatus: \"> Ratified\"\n---\n# 84. Keep kopf\n\n## Decision\n\nThe constraint is: kopf==1.40.1\n", rec + ":2"},
 		// A decision naming the version the manifest pins, in words no
 		// reader takes as a pin (issue 35, ADR 0317).
-		{"unread pin", "# 84. Operator framework\n\n## Status\n\nAccepted\n\n## Decision\n\nThe kopf that pyproject.toml holds (1.40.1) stays.\n", rec + ":9"},
+		{"unread pin", "# 84. Operator framework\n\n## Status\n\nAccepted\n\n## Decision\n\nThe kopf that pyproject.toml has (1.40.1) stays.\n", rec + ":9"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
