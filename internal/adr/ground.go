@@ -634,11 +634,13 @@ func (g *grounder) mention(m mention, name string) {
 	}
 	for _, ph := range m.phrase {
 		// "Electron Forge 8.0.1": the last word alone names no package;
-		// the product's name of two or three words may (ADR 0380).
-		if len(pkgs) > 0 || len(exact) > 0 {
+		// the product's name of two or three words may (ADR 0380). Nor
+		// does a last word that several packages share: "React DOM
+		// 18.3.1" is react-dom, not @testing-library/dom (ADR 0416).
+		if len(pkgs) == 1 || len(pkgs) == 0 && len(exact) > 0 {
 			break
 		}
-		if jn := strings.ToLower(strings.ReplaceAll(ph, " ", "-")); len(g.idx.lookup(jn)) > 0 {
+		if jn := strings.ToLower(strings.ReplaceAll(ph, " ", "-")); len(packages(g.idx.lookup(jn))) == 1 || len(pkgs) == 0 && len(g.idx.lookup(jn)) > 0 {
 			name, pkgs, exact = ph, packages(g.idx.lookup(jn)), packages(exactAt(g.idx.lookup(jn), ver))
 			break
 		}

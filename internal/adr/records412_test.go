@@ -160,3 +160,17 @@ func TestDowngradeFromALine(t *testing.T) {
 		t.Errorf("status %q not in force", rec.Status)
 	}
 }
+
+// TestProductNameOverASharedWord (ADR 0416): a product's name of two
+// words whose last word several packages share ("React DOM 18.3.1", with
+// @testing-library/dom declared) is the package the words joined name;
+// the shared word alone is still ambiguous. Fails on 1384ba5.
+func TestProductNameOverASharedWord(t *testing.T) {
+	repo := fstest.MapFS{"package.json": {Data: []byte(`{"dependencies": {"react": "18.3.1", "react-dom": "18.3.1"}, "devDependencies": {"@testing-library/dom": "10.4.0", "@floating-ui/dom": "1.6.0"}}` + "\n")}}
+	const head = "# 7. React\n\nStatus: Accepted\n\n## Decision\n\n"
+	checkPins(t, repo, []pinCase{
+		{"two words over a shared last word", head + "We use React DOM 18.3.1 for the marketing site.\n", []string{"npm react-dom 18.3.1"}},
+		// Unchanged: the shared word alone.
+		{"the shared word alone", head + "We use DOM 18.3.1 for the marketing site.\n", nil},
+	})
+}
