@@ -2,6 +2,7 @@ package adr
 
 import (
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 )
@@ -85,7 +86,7 @@ func optionWords(s string) []string {
 	return out
 }
 
-var optionStop = map[string]bool{"and": true, "the": true, "for": true, "with": true, "our": true, "its": true, "their": true, "from": true, "into": true, "that": true, "this": true, "option": true, "use": true, "all": true, "both": false}
+var optionStop = map[string]bool{"and": true, "the": true, "for": true, "with": true, "our": true, "its": true, "their": true, "from": true, "into": true, "that": true, "this": true, "option": true, "use": true, "all": true}
 
 // chosenItem returns the item of items the decision's name chose, or false.
 func chosenItem(name string, items []optionItem) (optionItem, bool) {
@@ -94,11 +95,12 @@ func chosenItem(name string, items []optionItem) (optionItem, bool) {
 		return optionItem{}, false
 	}
 	if m := ordinalRef.FindStringSubmatch(strings.TrimSpace(name)); m != nil && len(optionWords(name)) <= 2 {
-		k := -1
+		var k int
 		if c := strings.ToLower(m[1]); c[0] >= 'a' && c[0] <= 'z' {
 			k = int(c[0] - 'a')
 		} else {
-			k = atoiSmall(c) - 1
+			n, _ := strconv.Atoi(c)
+			k = n - 1
 		}
 		// An item that itself begins "Option 2" answers first.
 		for _, it := range items {
@@ -145,17 +147,6 @@ func chosenItem(name string, items []optionItem) (optionItem, bool) {
 		return optionItem{}, false
 	}
 	return items[at], true
-}
-
-func atoiSmall(s string) int {
-	n := 0
-	for _, c := range s {
-		if c < '0' || c > '9' || n > 1000 {
-			return -1
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n
 }
 
 // chosenSections returns, as decision sections, the items of the record's

@@ -177,15 +177,8 @@ type contentCheck struct {
 // hasStatus reads the file at p and reports whether a record in it has a
 // status.
 func (c *contentCheck) hasStatus(p string) bool {
-	if c.budget <= 0 {
-		return false
-	}
-	c.budget--
-	if fi, err := fs.Stat(c.fsys, p); err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
-		return false
-	}
-	data, err := fs.ReadFile(c.fsys, p)
-	if err != nil || len(data) > MaxFileSize {
+	data, ok := c.read(p)
+	if !ok {
 		return false
 	}
 	recs, _ := parseAll(p, data)
@@ -261,14 +254,7 @@ func (c *contentCheck) logFiles(dir string) []string {
 		if ext := strings.ToLower(path.Ext(p)); e.IsDir() || ext != ".md" && ext != ".markdown" || !archDocName.MatchString(strings.ToLower(strings.TrimSuffix(e.Name(), path.Ext(p)))) {
 			continue
 		}
-		if c.budget <= 0 {
-			break
-		}
-		c.budget--
-		if fi, err := fs.Stat(c.fsys, p); err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
-			continue
-		}
-		if data, err := fs.ReadFile(c.fsys, p); err == nil && adrSections(data) {
+		if data, ok := c.read(p); ok && adrSections(data) {
 			out = append(out, p)
 		}
 	}
@@ -362,15 +348,23 @@ func decisionName(n string) bool { return decisionFolder.MatchString(n) }
 // decides reads the file at p and reports whether it writes a decision
 // heading or label (a single file of decisions without a status).
 func (c *contentCheck) decides(p string) bool {
+	data, ok := c.read(p)
+	return ok && decidesLine.Match(data)
+}
+
+// read reads the regular file at p, of at most MaxFileSize bytes, within
+// the budget of reads: false when the budget is spent or the file cannot
+// be read.
+func (c *contentCheck) read(p string) ([]byte, bool) {
 	if c.budget <= 0 {
-		return false
+		return nil, false
 	}
 	c.budget--
 	if fi, err := fs.Stat(c.fsys, p); err != nil || !fi.Mode().IsRegular() || fi.Size() > MaxFileSize {
-		return false
+		return nil, false
 	}
 	data, err := fs.ReadFile(c.fsys, p)
-	return err == nil && decidesLine.Match(data)
+	return data, err == nil && len(data) <= MaxFileSize
 }
 
 // depthOf is how many folders below the root dir is ("." is 0).
